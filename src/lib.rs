@@ -1,0 +1,64 @@
+//! fourfold: a multi-threaded Connect-4 solver.
+//!
+//! fourfold computes the exact game-theoretic value of Connect-4 positions, the empty board
+//! included, on one lock-free transposition table shared by all threads (Lazy SMP).
+//!
+//! # Contents
+//!
+//! - [Quick start](#quick-start)
+//! - [Scores](#scores)
+//! - [Modules](#modules)
+//! - [Threads](#threads)
+//!
+//! # Quick start
+//!
+//! ```
+//! use fourfold::{Position, Solver};
+//!
+//! let solver: Solver = Solver::builder().table_mib(16).threads(1).build()?;
+//! let p: Position = "44455554221".parse()?;
+//! let s = solver.solve(&p)?;
+//! let a = solver.analyze(&p)?;
+//! // The best move of `solve` is one of the best columns of `analyze`.
+//! assert_eq!(a.scores[s.best_move.unwrap()], Some(s.score));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Scores
+//!
+//! A score is for the player to move. When that player wins with their `s`-th stone the
+//! score is `W * H / 2 + 1 - s` (on 7 x 6: `22 - s`, from 18 for the quickest win down to 1);
+//! a loss is the negation of the winner's score, a draw is 0. The weak solve answers only
+//! 1, 0 or -1. The empty 7 x 6 board scores 1: the first player wins with their last stone.
+//!
+//! # Modules
+//!
+//! - [`position`]: the bitboard, its exact key, mirror and move strings.
+//! - `ordering`: move ordering (internal).
+//! - [`table`]: the shared lock-free transposition table and the proof that it never returns
+//!   another position's entry.
+//! - `search`: one thread's negamax and null-window driver (internal); [`Params`] tunes it.
+//! - [`solver`]: the public [`Solver`] and the Lazy SMP driver.
+//! - [`testset`]: reading the benchmark test-set format.
+//!
+//! # Threads
+//!
+//! [`SolverBuilder::threads`] puts that many threads on each solve. Answers do not depend on
+//! the number of threads; node counts do.
+#![deny(missing_docs)]
+
+mod ordering;
+pub mod position;
+mod search;
+pub mod solver;
+mod sync;
+pub mod table;
+pub mod testset;
+
+pub use position::{ParseError, ParseErrorKind, Position};
+pub use search::Params;
+pub use solver::{
+    Analysis, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step, DEFAULT_TABLE_MIB,
+};
+pub use sync::StopFlag;
+pub use table::Table;

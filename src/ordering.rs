@@ -1,0 +1,108 @@
+//! Move ordering: which child the search tries first.
+//!
+//! This module owns the order of moves at a node: the static centre-first column order, the
+//! threat-based score used near the root, the table's best move put first, and the jitter
+//! that desynchronises helper threads. It reads positions; it never touches the table or the
+//! search state.
+
+use crate::position::{winning_cells, Position};
+
+/// Columns from the centre outwards: `3 2 4 1 5 0 6` on a 7-wide board.
+pub(crate) const fn column_order<const W: usize>() -> [usize; W] {
+    let mut order = [0; W];
+    let mut i = 0;
+    while i < W {
+        // W/2, then alternately right/left of the centre, nearest first.
+        let off = (i + 1) / 2;
+        order[i] = if i % 2 == 1 { W / 2 - off } else { W / 2 + off };
+        i += 1;
+    }
+    order
+}
+
+/// A short list of moves (one-bit cells) with their ordering scores, best first.
+pub(crate) struct MoveList<const W: usize> {
+    moves: [u64; W],
+    scores: [i32; W],
+    len: usize,
+}
+
+impl<const W: usize> MoveList<W> {
+    #[inline]
+    pub(crate) fn new() -> Self {
+        MoveList { moves: [0; W], scores: [0; W], len: 0 }
+    }
+
+    /// Inserts keeping the list sorted by decreasing score; equal scores keep insertion
+    /// order (so the centre-first order breaks ties).
+    #[inline]
+    pub(crate) fn push(&mut self, mv: u64, score: i32) {
+        let mut i = self.len;
+        self.len += 1;
+        while i > 0 && self.scores[i - 1] < score {
+            self.moves[i] = self.moves[i - 1];
+            self.scores[i] = self.scores[i - 1];
+            i -= 1;
+        }
+        self.moves[i] = mv;
+        self.scores[i] = score;
+    }
+
+    /// Moves `mv` to the front if present.
+    #[inline]
+    pub(crate) fn bring_to_front(&mut self, mv: u64) {
+        if let Some(pos) = self.moves[..self.len].iter().position(|&m| m == mv) {
+            self.moves[..=pos].rotate_right(1);
+            self.scores[..=pos].rotate_right(1);
+        }
+    }
+
+    #[inline]
+    pub(crate) fn as_slice(&self) -> &[u64] {
+        &self.moves[..self.len]
+    }
+}
+
+/// The threat score of playing `mv` for the player to move: how many empty cells would then
+/// complete a four for them. Threats in rows that suit the player's parity count double
+/// (odd rows, 1-based, for the first player; even rows for the second, as in Allis' rules of
+/// zugzwang control), and a threat that can be played at once next turn counts extra.
+#[inline]
+pub(crate) fn threat_score<const W: usize, const H: usize>(pos: &Position<W, H>, mv: u64) -> i32 {
+    let mine = pos.current() | mv;
+    let mask = pos.mask() | mv;
+    let threats = winning_cells::<W, H>(mine, mask);
+    let good_rows = if pos.moves() % 2 == 0 {
+        Position::<W, H>::EVEN_ROWS // rows 1, 3, 5 counted from 1: the first player's
+    } else {
+        Position::<W, H>::ODD_ROWS
+    };
+    let playable = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::BOARD;
+    (threats.count_ones() + (threats & good_rows).count_ones() + (threats & playable).count_ones())
+        as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centre_first() {
+        assert_eq!(column_order::<7>(), [3, 2, 4, 1, 5, 0, 6]);
+        let mut o = column_order::<8>();
+        o.sort();
+        assert_eq!(o, [0, 1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(column_order::<1>(), [0]);
+    }
+
+    #[test]
+    fn list_sorts_stably_and_fronts() {
+        let mut l = MoveList::<7>::new();
+        for (m, s) in [(1, 0), (2, 5), (4, 0), (8, 5), (16, 1)] {
+            l.push(m, s);
+        }
+        assert_eq!(l.as_slice(), &[2, 8, 16, 1, 4]);
+        l.bring_to_front(4);
+        assert_eq!(l.as_slice(), &[4, 2, 8, 16, 1]);
+    }
+}

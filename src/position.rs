@@ -1,0 +1,555 @@
+//! Positions: the Tromp bitboard, its exact key, its mirror image and the move-string format.
+//!
+//! This module owns everything that is a fact of the board alone: which cells are taken, whose
+//! turn it is, which moves are legal, which cells would complete a four, and how a position is
+//! written down. It knows nothing of scores beyond the rule that turns a win into one, nor of
+//! the table or the search.
+//!
+//! # Bit layout
+//!
+//! A `W` x `H` board is stored column-major with one spare bit on top of every column, so bit
+//! `col * (H + 1) + row` is the cell of column `col` (0 = leftmost) and row `row`
+//! (0 = bottom). For the default 7 x 6 board:
+//!
+//! ```text
+//!   .  .  .  .  .  .  .      <- spare row, always 0 in `mask` and `current`
+//!   5 12 19 26 33 40 47
+//!   4 11 18 25 32 39 46
+//!   3 10 17 24 31 38 45
+//!   2  9 16 23 30 37 44
+//!   1  8 15 22 29 36 43
+//!   0  7 14 21 28 35 42
+//! ```
+//!
+//! Two words describe a position: `mask` has a bit for every stone, `current` one for every
+//! stone of the side to move. The exact key is `current + mask`: adding `mask` to `current`
+//! carries each column's stones up into the first empty cell, which leaves one marker bit
+//! above the column's stones and the current player's stones below it, so the key fits in
+//! `W * (H + 1)` bits and no two positions share one.
+//!
+//! The spare row keeps shifts by `H`, `H + 1` and `H + 2` (the diagonals and the rows) from
+//! wrapping one column's top into the next column's bottom.
+
+use std::fmt;
+
+/// The number of bits of the exact key of a `W` x `H` board: `W * (H + 1)`.
+pub const fn key_bits(width: usize, height: usize) -> u32 {
+    (width * (height + 1)) as u32
+}
+
+/// A Connect-4 position on a `W` x `H` board (7 x 6 by default).
+///
+/// `Position` is a small `Copy` value: playing a move returns or updates a position without
+/// allocating. A position can be built from a move string (see [`Position::parse`]) or move
+/// by move with [`Position::play`].
+///
+/// ```
+/// use fourfold::Position;
+///
+/// let p: Position = "4453".parse().unwrap();
+/// assert_eq!(p.moves(), 4);
+/// assert_eq!(p.mirror(), "4435".parse().unwrap());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position<const W: usize = 7, const H: usize = 6> {
+    /// Stones of the player to move.
+    current: u64,
+    /// All stones.
+    mask: u64,
+    /// Number of stones played.
+    moves: u32,
+}
+
+/// Why a move string was refused. Returned by [`Position::parse`] and
+/// [`Position::play_str`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    index: usize,
+    kind: ParseErrorKind,
+}
+
+/// The reason a move string was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// A character that is not a column digit.
+    InvalidCharacter(char),
+    /// A column digit outside `1..=W`.
+    ColumnOutOfRange(u32),
+    /// A move into a column that is already full.
+    ColumnFull(u32),
+    /// The move completes a four: the string describes a game that is already won.
+    AlreadyWon(u32),
+    /// A move after the board was full.
+    BoardFull,
+}
+
+impl ParseError {
+    /// The 0-based index in the move string of the offending character.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// What was wrong.
+    pub fn kind(&self) -> &ParseErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = self.index + 1;
+        match &self.kind {
+            ParseErrorKind::InvalidCharacter(c) => {
+                write!(f, "invalid character {c:?} at move {at}: expected a column digit")
+            }
+            ParseErrorKind::ColumnOutOfRange(c) => {
+                write!(f, "column {c} at move {at} is out of range")
+            }
+            ParseErrorKind::ColumnFull(c) => write!(f, "column {c} at move {at} is already full"),
+            ParseErrorKind::AlreadyWon(c) => write!(
+                f,
+                "move {at} (column {c}) completes a four: the game is already won there"
+            ),
+            ParseErrorKind::BoardFull => write!(f, "move {at} comes after the board is full"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl<const W: usize, const H: usize> Position<W, H> {
+    /// Compile-time proof that the board fits the layout: `W * (H + 1) <= 64` bits, a column
+    /// of at least 4 or a row of at least 4 cells, at most 9 columns (one digit per move) and
+    /// an even number of cells is not required.
+    const LAYOUT_OK: () = {
+        assert!(W * (H + 1) <= 64, "a W x H board needs W * (H + 1) <= 64 bits");
+        assert!(W >= 1 && H >= 1);
+        assert!(W <= 9, "the move-string format has one digit per move");
+    };
+    /// Board width (number of columns).
+    pub const WIDTH: usize = W;
+    /// Board height (number of rows).
+    pub const HEIGHT: usize = H;
+    /// Number of cells.
+    pub const CELLS: u32 = (W * H) as u32;
+    /// Bits per column, spare bit included.
+    const H1: usize = H + 1;
+    /// One bit at the bottom of every column.
+    pub(crate) const BOTTOM: u64 = {
+        let mut b = 0u64;
+        let mut c = 0;
+        while c < W {
+            b |= 1u64 << (c * (H + 1));
+            c += 1;
+        }
+        b
+    };
+    /// Every playable cell.
+    pub(crate) const BOARD: u64 = Self::BOTTOM * ((1u64 << H) - 1);
+    /// Cells of even rows (0, 2, 4, …; row 0 is the bottom) inside the board.
+    pub(crate) const EVEN_ROWS: u64 = {
+        let mut r = 0u64;
+        let mut row = 0;
+        while row < H {
+            r |= Self::BOTTOM << row;
+            row += 2;
+        }
+        r
+    };
+    /// Cells of odd rows inside the board.
+    pub(crate) const ODD_ROWS: u64 = Self::BOARD & !Self::EVEN_ROWS;
+
+    /// The empty board.
+    pub const fn new() -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::LAYOUT_OK;
+        Position { current: 0, mask: 0, moves: 0 }
+    }
+
+    /// Parses a move string: one digit `1..=W` per move, first player first. The empty
+    /// string is the empty board. Surrounding white space is ignored.
+    ///
+    /// Refused: a character that is not a digit, a column out of range, a move into a full
+    /// column, and any move that completes a four (a position in which the game is already
+    /// won cannot be solved) or follows one.
+    pub fn parse(moves: &str) -> Result<Self, ParseError> {
+        let mut p = Self::new();
+        p.play_str(moves.trim())?;
+        Ok(p)
+    }
+
+    /// Plays a move string on top of this position (see [`Position::parse`]). On error the
+    /// position is left as it was before the call.
+    pub fn play_str(&mut self, moves: &str) -> Result<(), ParseError> {
+        let mut p = *self;
+        for (index, ch) in moves.chars().enumerate() {
+            let digit = ch.to_digit(10).ok_or(ParseError {
+                index,
+                kind: ParseErrorKind::InvalidCharacter(ch),
+            })?;
+            if digit == 0 || digit as usize > W {
+                return Err(ParseError { index, kind: ParseErrorKind::ColumnOutOfRange(digit) });
+            }
+            let col = digit as usize - 1;
+            if p.moves >= Self::CELLS {
+                return Err(ParseError { index, kind: ParseErrorKind::BoardFull });
+            }
+            if !p.can_play(col) {
+                return Err(ParseError { index, kind: ParseErrorKind::ColumnFull(digit) });
+            }
+            if p.is_winning_move(col) {
+                return Err(ParseError { index, kind: ParseErrorKind::AlreadyWon(digit) });
+            }
+            p.play_col(col);
+        }
+        *self = p;
+        Ok(())
+    }
+
+    /// Number of stones on the board.
+    #[inline]
+    pub const fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    /// Stones of the player to move.
+    #[inline]
+    pub const fn current(&self) -> u64 {
+        self.current
+    }
+
+    /// All stones.
+    #[inline]
+    pub const fn mask(&self) -> u64 {
+        self.mask
+    }
+
+    /// Stones of the player who just moved.
+    #[inline]
+    pub const fn opponent(&self) -> u64 {
+        self.current ^ self.mask
+    }
+
+    /// The exact key `current + mask`, unique to the position, below `2^(W * (H + 1))`.
+    #[inline]
+    pub const fn key(&self) -> u64 {
+        self.current + self.mask
+    }
+
+    /// True when no cell is left.
+    #[inline]
+    pub const fn is_full(&self) -> bool {
+        self.moves >= Self::CELLS
+    }
+
+    /// The mask of column `col` (0-based).
+    #[inline]
+    pub const fn column_mask(col: usize) -> u64 {
+        ((1u64 << H) - 1) << (col * Self::H1)
+    }
+
+    #[inline]
+    const fn top_mask(col: usize) -> u64 {
+        1u64 << (H - 1 + col * Self::H1)
+    }
+
+    #[inline]
+    const fn bottom_mask(col: usize) -> u64 {
+        1u64 << (col * Self::H1)
+    }
+
+    /// The column (0-based) of a one-bit move.
+    #[inline]
+    pub const fn column_of(bit: u64) -> usize {
+        bit.trailing_zeros() as usize / Self::H1
+    }
+
+    /// True when column `col` (0-based) has room.
+    #[inline]
+    pub const fn can_play(&self, col: usize) -> bool {
+        col < W && self.mask & Self::top_mask(col) == 0
+    }
+
+    /// The cell a stone dropped in each column would take, as a bitboard.
+    #[inline]
+    pub const fn possible(&self) -> u64 {
+        (self.mask + Self::BOTTOM) & Self::BOARD
+    }
+
+    /// Plays a one-bit move (a cell of [`Position::possible`]).
+    #[inline]
+    pub fn play(&mut self, bit: u64) {
+        debug_assert!(bit.count_ones() == 1 && bit & self.possible() != 0);
+        self.current ^= self.mask;
+        self.mask |= bit;
+        self.moves += 1;
+    }
+
+    /// Plays in column `col` (0-based), which must have room.
+    #[inline]
+    pub fn play_col(&mut self, col: usize) {
+        self.play((self.mask + Self::bottom_mask(col)) & Self::column_mask(col));
+    }
+
+    /// The position after a one-bit move.
+    #[inline]
+    #[must_use]
+    pub fn after(&self, bit: u64) -> Self {
+        let mut p = *self;
+        p.play(bit);
+        p
+    }
+
+    /// True when playing column `col` (0-based, playable) completes a four for the player to
+    /// move.
+    #[inline]
+    pub fn is_winning_move(&self, col: usize) -> bool {
+        self.winning() & self.possible() & Self::column_mask(col) != 0
+    }
+
+    /// True when the player to move can win at once.
+    #[inline]
+    pub fn can_win_next(&self) -> bool {
+        self.winning() & self.possible() != 0
+    }
+
+    /// Empty cells that would complete a four for the player to move.
+    #[inline]
+    pub fn winning(&self) -> u64 {
+        winning_cells::<W, H>(self.current, self.mask)
+    }
+
+    /// Empty cells that would complete a four for the player who just moved.
+    #[inline]
+    pub fn opponent_winning(&self) -> u64 {
+        winning_cells::<W, H>(self.opponent(), self.mask)
+    }
+
+    /// Moves of the player to move that do not hand the opponent an immediate win: a forced
+    /// block when the opponent threatens one cell, nothing when it threatens two, and never a
+    /// cell right below an opponent threat. The player to move must not be able to win at
+    /// once (callers check [`Position::can_win_next`] first).
+    #[inline]
+    pub fn non_losing_moves(&self) -> u64 {
+        let mut possible = self.possible();
+        let opp_win = self.opponent_winning();
+        let forced = possible & opp_win;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            possible = forced;
+        }
+        possible & !(opp_win >> 1)
+    }
+
+    /// True when every column holds an even number of stones.
+    #[inline]
+    pub(crate) fn columns_even(&self) -> bool {
+        (self.mask + Self::BOTTOM) & Self::ODD_ROWS == 0
+    }
+
+    /// The mirror image (column `c` becomes column `W - 1 - c`); it has the same score.
+    #[must_use]
+    pub fn mirror(&self) -> Self {
+        Position {
+            current: mirror_bits::<W, H>(self.current),
+            mask: mirror_bits::<W, H>(self.mask),
+            moves: self.moves,
+        }
+    }
+
+    /// The key of the mirror image, computed without building it.
+    #[inline]
+    pub fn mirror_key(&self) -> u64 {
+        mirror_bits::<W, H>(self.key())
+    }
+
+    /// Number of stones in column `col` (0-based).
+    pub fn height(&self, col: usize) -> u32 {
+        (self.mask & Self::column_mask(col)).count_ones()
+    }
+
+    /// The stone at (`col`, `row`), 0-based from the bottom left: `Some(true)` for the first
+    /// player, `Some(false)` for the second, `None` for an empty cell.
+    pub fn cell(&self, col: usize, row: usize) -> Option<bool> {
+        let bit = 1u64 << (col * Self::H1 + row);
+        if self.mask & bit == 0 {
+            return None;
+        }
+        // The first player is to move after an even number of moves.
+        let current_is_first = self.moves % 2 == 0;
+        Some((self.current & bit != 0) == current_is_first)
+    }
+}
+
+impl<const W: usize, const H: usize> Default for Position<W, H> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const H: usize> std::str::FromStr for Position<W, H> {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        Self::parse(s)
+    }
+}
+
+impl<const W: usize, const H: usize> fmt::Debug for Position<W, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({} moves, key {:#x})", self.moves, self.key())
+    }
+}
+
+/// Draws the board, top row first: `X` for the first player, `O` for the second, `.` empty.
+impl<const W: usize, const H: usize> fmt::Display for Position<W, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in (0..H).rev() {
+            for col in 0..W {
+                let c = match self.cell(col, row) {
+                    Some(true) => 'X',
+                    Some(false) => 'O',
+                    None => '.',
+                };
+                if col > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        for col in 1..=W {
+            if col > 1 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{col}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Empty cells of the board that complete a four with the stones `p`.
+#[inline]
+pub(crate) fn winning_cells<const W: usize, const H: usize>(p: u64, mask: u64) -> u64 {
+    let h1 = H + 1;
+    // Vertical: three stones below the cell.
+    let mut r = (p << 1) & (p << 2) & (p << 3);
+    // Horizontal (h1), and the two diagonals (h1 - 1, h1 + 1).
+    for s in [h1, h1 - 1, h1 + 1] {
+        let t = (p << s) & (p << (2 * s));
+        r |= t & (p << (3 * s));
+        r |= t & (p >> s);
+        let t = (p >> s) & (p >> (2 * s));
+        r |= t & (p << s);
+        r |= t & (p >> (3 * s));
+    }
+    r & (Position::<W, H>::BOARD ^ mask)
+}
+
+/// True when the cells `p` (a subset of the board) contain four in a row.
+#[inline]
+pub(crate) fn has_four<const W: usize, const H: usize>(p: u64) -> bool {
+    let h1 = H + 1;
+    for s in [1, h1, h1 - 1, h1 + 1] {
+        let m = p & (p >> s);
+        if m & (m >> (2 * s)) != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Reverses the column order of a bitboard (spare bits included).
+#[inline]
+fn mirror_bits<const W: usize, const H: usize>(b: u64) -> u64 {
+    let h1 = H + 1;
+    let col = (1u64 << h1) - 1;
+    let mut out = 0;
+    for c in 0..W {
+        out |= ((b >> (c * h1)) & col) << ((W - 1 - c) * h1);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type P = Position;
+
+    #[test]
+    fn layout_constants() {
+        assert_eq!(P::BOTTOM.count_ones(), 7);
+        assert_eq!(P::BOARD.count_ones(), 42);
+        assert_eq!(P::EVEN_ROWS.count_ones(), 21);
+        assert_eq!(P::ODD_ROWS.count_ones(), 21);
+        assert_eq!(key_bits(7, 6), 49);
+    }
+
+    #[test]
+    fn parse_errors_name_the_reason() {
+        let e = P::parse("44x").unwrap_err();
+        assert_eq!(e.index(), 2);
+        assert_eq!(e.kind(), &ParseErrorKind::InvalidCharacter('x'));
+        assert_eq!(P::parse("8").unwrap_err().kind(), &ParseErrorKind::ColumnOutOfRange(8));
+        assert_eq!(P::parse("0").unwrap_err().kind(), &ParseErrorKind::ColumnOutOfRange(0));
+        assert_eq!(P::parse("1111111").unwrap_err().kind(), &ParseErrorKind::ColumnFull(1));
+        let e = P::parse("1212121").unwrap_err();
+        assert_eq!(e.kind(), &ParseErrorKind::AlreadyWon(1));
+        assert_eq!(e.index(), 6);
+    }
+
+    #[test]
+    fn key_is_unique_on_small_tree() {
+        // Every position up to 6 plies has a distinct key, and equal positions reached by
+        // different orders share one.
+        let mut seen = std::collections::HashMap::new();
+        fn walk(p: P, depth: u32, seen: &mut std::collections::HashMap<u64, (u64, u64)>) {
+            let e = seen.entry(p.key()).or_insert((p.current(), p.mask()));
+            assert_eq!(*e, (p.current(), p.mask()));
+            if depth == 0 {
+                return;
+            }
+            for c in 0..7 {
+                if p.can_play(c) && !p.is_winning_move(c) {
+                    let mut q = p;
+                    q.play_col(c);
+                    walk(q, depth - 1, seen);
+                }
+            }
+        }
+        walk(P::new(), 6, &mut seen);
+        assert!(seen.len() > 10_000);
+    }
+
+    #[test]
+    fn mirror_round_trip() {
+        let p = P::parse("4453215").unwrap();
+        assert_eq!(p.mirror().mirror(), p);
+        assert_eq!(p.mirror(), P::parse("4435673").unwrap());
+        assert_eq!(p.mirror_key(), p.mirror().key());
+    }
+
+    #[test]
+    fn non_losing_moves_block_and_avoid() {
+        // First player threatens column 4 (index 3) vertically: the second player must block.
+        let p = P::parse("414141").unwrap();
+        assert_eq!(p.non_losing_moves(), p.possible() & P::column_mask(3));
+        // Two threats (X on columns 3, 4, 5 of the bottom row, 2 and 6 open): nothing saves O.
+        let p = P::parse("44553").unwrap();
+        assert_eq!(p.non_losing_moves(), 0);
+        // A cell right below an opponent threat is never offered.
+        let p = P::parse("2233").unwrap(); // X: b1 c1, O: b2 c2; X to move
+        assert!(p.non_losing_moves() & P::column_mask(0) != 0);
+    }
+
+    #[test]
+    fn display_draws_the_board() {
+        let p = P::parse("44").unwrap();
+        let s = p.to_string();
+        assert!(s.contains(". . . O . . ."));
+        assert!(s.ends_with("1 2 3 4 5 6 7"));
+    }
+}

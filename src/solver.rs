@@ -1,0 +1,499 @@
+//! The solver: the public entry point, and the Lazy SMP driver that puts threads on a solve.
+//!
+//! This module owns the table's lifetime, the thread pool of one solve, the stop flags and the
+//! live counters. It decides nothing about the search itself (that is [`crate::search`]) and
+//! never prints: progress reaches the caller through [`Solver::live_nodes`] and the
+//! [`Step`] callback of [`Solver::solve_with`].
+//!
+//! # Lazy SMP
+//!
+//! Every thread runs the whole null-window driver on the same root with its own searcher.
+//! They share only the table, the stop flags and cache-padded node counters. Helpers are
+//! desynchronised by move-order jitter near the root (seeded by thread id) and by a different
+//! first window; the first thread to finish gives the answer and raises the solve's `done`
+//! flag, the others abandon their search and store nothing for the nodes they were in.
+
+use crate::position::{key_bits, Position};
+use crate::search::{Params, Searcher, Shared, Window};
+use crate::sync::AtomicU64;
+use crate::table::{Table, TableError};
+use crate::StopFlag;
+use crossbeam_utils::CachePadded;
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The default table size in MiB when none is given to the builder.
+pub const DEFAULT_TABLE_MIB: usize = 256;
+
+/// The result of a solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The score for the player to move (see the crate docs), or -1/0/1 for a weak solve.
+    pub score: i32,
+    /// A column (0-based) that achieves the score; `None` when the board is full.
+    pub best_move: Option<usize>,
+    /// Nodes searched by all threads (forced moves played through are not counted).
+    pub nodes: u64,
+    /// Wall time of the solve.
+    pub elapsed: Duration,
+}
+
+/// The score of every column of a position, as [`Solver::analyze`] gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// For each column (0-based): `None` when it is full, else the score for the player to
+    /// move after playing it there.
+    pub scores: Vec<Option<i32>>,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl Analysis {
+    /// The columns with the highest score (0-based), centre first.
+    pub fn best_columns(&self) -> Vec<usize> {
+        let Some(best) = self.scores.iter().flatten().max() else { return Vec::new() };
+        let w = self.scores.len();
+        let mut cols: Vec<usize> = (0..w).filter(|&c| self.scores[c] == Some(*best)).collect();
+        cols.sort_by_key(|&c| (2 * c).abs_diff(w - 1));
+        cols
+    }
+}
+
+/// A solve that was stopped (by [`Solver::stop_flag`] or a time limit) before it finished.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interrupted {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
+    /// Nodes searched before the stop.
+    pub nodes: u64,
+    /// Wall time before the stop.
+    pub elapsed: Duration,
+}
+
+impl fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "stopped with the score proven in [{}, {}]", self.lower, self.upper)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// One finished null-window search, reported to [`Solver::solve_with`]'s callback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
+    /// Nodes of the reporting thread so far.
+    pub nodes: u64,
+    /// Time since the solve started.
+    pub elapsed: Duration,
+}
+
+/// Why a solver could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError {
+    msg: String,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.msg)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+impl From<TableError> for BuildError {
+    fn from(e: TableError) -> Self {
+        BuildError { msg: e.to_string() }
+    }
+}
+
+/// Builds a [`Solver`]: table size, threads, pinning, time limit, search parameters.
+#[derive(Clone, Debug)]
+pub struct SolverBuilder {
+    table_mib: usize,
+    threads: usize,
+    pin: bool,
+    time_limit: Option<Duration>,
+    params: Params,
+}
+
+impl Default for SolverBuilder {
+    fn default() -> Self {
+        SolverBuilder {
+            table_mib: DEFAULT_TABLE_MIB,
+            threads: 1,
+            pin: false,
+            time_limit: None,
+            params: Params::default(),
+        }
+    }
+}
+
+impl SolverBuilder {
+    /// Table size in MiB: any whole number from 1 up. Default [`DEFAULT_TABLE_MIB`].
+    pub fn table_mib(mut self, mib: usize) -> Self {
+        self.table_mib = mib;
+        self
+    }
+
+    /// Threads per solve (at least 1). Default 1.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// Pin search threads to cores. Where the OS refuses, the solve goes on unpinned and
+    /// [`Solver::pin_failed`] says so.
+    pub fn pin(mut self, pin: bool) -> Self {
+        self.pin = pin;
+        self
+    }
+
+    /// Stop every solve after this long, returning [`Interrupted`].
+    pub fn time_limit(mut self, limit: Option<Duration>) -> Self {
+        self.time_limit = limit;
+        self
+    }
+
+    /// Search tuning (for experiments; the defaults are the measured best).
+    pub fn params(mut self, params: Params) -> Self {
+        self.params = params;
+        self
+    }
+
+    /// Builds the solver for `W` x `H` boards, allocating its table.
+    pub fn build<const W: usize, const H: usize>(self) -> Result<Solver<W, H>, BuildError> {
+        if self.threads == 0 {
+            return Err(BuildError { msg: "the number of threads must be at least 1, not 0".into() });
+        }
+        let table = Table::new(self.table_mib, key_bits(W, H))?;
+        Ok(Solver {
+            table,
+            threads: self.threads,
+            pin: self.pin,
+            pin_failed: std::sync::atomic::AtomicBool::new(false),
+            time_limit: self.time_limit,
+            params: self.params,
+            stop: Arc::new(StopFlag::new()),
+            live: (0..self.threads).map(|_| CachePadded::new(AtomicU64::new(0))).collect(),
+        })
+    }
+}
+
+/// A Connect-4 solver for `W` x `H` boards (7 x 6 by default) with its own table.
+///
+/// Reuse one solver for many positions: each solve starts a new table generation instead of
+/// clearing, and what earlier solves proved keeps helping.
+///
+/// ```
+/// use fourfold::{Position, Solver};
+///
+/// let solver: Solver = Solver::builder().table_mib(16).build().unwrap();
+/// let p: Position = "2252576253462244111563365343671351441".parse().unwrap();
+/// let s = solver.solve(&p).unwrap();
+/// assert_eq!(s.score, -1);
+/// assert_eq!(solver.solve_weak(&p).unwrap().score, -1);
+/// ```
+pub struct Solver<const W: usize = 7, const H: usize = 6> {
+    table: Table,
+    threads: usize,
+    pin: bool,
+    pin_failed: std::sync::atomic::AtomicBool,
+    time_limit: Option<Duration>,
+    params: Params,
+    stop: Arc<StopFlag>,
+    live: Vec<CachePadded<AtomicU64>>,
+}
+
+impl<const W: usize, const H: usize> fmt::Debug for Solver<W, H> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Solver")
+            .field("table", &self.table)
+            .field("threads", &self.threads)
+            .finish()
+    }
+}
+
+/// Which question a solve answers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Exact,
+    Weak,
+}
+
+impl Solver<7, 6> {
+    /// A builder with the defaults.
+    pub fn builder() -> SolverBuilder {
+        SolverBuilder::default()
+    }
+}
+
+impl<const W: usize, const H: usize> Solver<W, H> {
+    /// The shared table.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    /// Threads per solve.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The flag that stops solves in progress when raised (e.g. from a Ctrl-C handler).
+    /// Lower it before the next solve.
+    pub fn stop_flag(&self) -> Arc<StopFlag> {
+        Arc::clone(&self.stop)
+    }
+
+    /// True if pinning was asked for and the OS refused it.
+    pub fn pin_failed(&self) -> bool {
+        self.pin_failed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Nodes searched so far by the solve in progress, summed over its threads; updated every
+    /// few thousand nodes, for progress displays.
+    pub fn live_nodes(&self) -> u64 {
+        self.live.iter().map(|c| c.load(crate::sync::Ordering::Relaxed)).sum()
+    }
+
+    /// The exact score of `pos` and a best move.
+    pub fn solve(&self, pos: &Position<W, H>) -> Result<Solution, Interrupted> {
+        self.solve_with(pos, &mut |_| {})
+    }
+
+    /// As [`Solver::solve`], calling `on_step` after each null-window search of the thread
+    /// that reports first (from that thread).
+    pub fn solve_with(
+        &self,
+        pos: &Position<W, H>,
+        on_step: &mut (dyn FnMut(Step) + Send),
+    ) -> Result<Solution, Interrupted> {
+        self.run(pos, Mode::Exact, on_step)
+    }
+
+    /// Win (1), draw (0) or loss (-1) for the player to move, and a move that achieves it.
+    pub fn solve_weak(&self, pos: &Position<W, H>) -> Result<Solution, Interrupted> {
+        self.run(pos, Mode::Weak, &mut |_| {})
+    }
+
+    /// The score of every column: what the player to move gets by playing there.
+    pub fn analyze(&self, pos: &Position<W, H>) -> Result<Analysis, Interrupted> {
+        let start = Instant::now();
+        let mut scores = vec![None; W];
+        let mut nodes = 0;
+        for (col, slot) in scores.iter_mut().enumerate() {
+            if !pos.can_play(col) {
+                continue;
+            }
+            if pos.is_winning_move(col) {
+                *slot = Some(Searcher::<W, H>::win_now(pos.moves()));
+                continue;
+            }
+            let mut child = *pos;
+            child.play_col(col);
+            let s = self.run(&child, Mode::Exact, &mut |_| {}).map_err(|mut e| {
+                (e.lower, e.upper) = (-e.upper, -e.lower);
+                e.nodes += nodes;
+                e
+            })?;
+            nodes += s.nodes;
+            *slot = Some(-s.score);
+        }
+        Ok(Analysis { scores, nodes, elapsed: start.elapsed() })
+    }
+
+    /// The principal variation from `pos`, whose exact score is `score`: a line of columns
+    /// (0-based) where both sides play perfectly to the end of the game. Read from the table
+    /// where it has the move, and re-verified by search.
+    pub fn principal_variation(
+        &self,
+        pos: &Position<W, H>,
+        score: i32,
+    ) -> Result<Vec<usize>, Interrupted> {
+        self.stop_aware(|searcher| {
+            let mut line = Vec::new();
+            let mut p = *pos;
+            let mut s = score;
+            loop {
+                if p.is_full() {
+                    break;
+                }
+                let won = p.can_win_next();
+                let col = searcher.best_move(&p, s)?;
+                line.push(col);
+                if won {
+                    break;
+                }
+                p.play_col(col);
+                s = -s;
+            }
+            Some(line)
+        })
+    }
+
+    /// Runs `f` on a single searcher of this solver's table.
+    fn stop_aware<T>(
+        &self,
+        f: impl FnOnce(&mut Searcher<'_, W, H>) -> Option<T>,
+    ) -> Result<T, Interrupted> {
+        let start = Instant::now();
+        let done = StopFlag::new();
+        let mut searcher = Searcher::new(self.shared(&done, 0, start), self.params, 0);
+        f(&mut searcher).ok_or(Interrupted {
+            lower: i32::MIN,
+            upper: i32::MAX,
+            nodes: searcher.nodes,
+            elapsed: start.elapsed(),
+        })
+    }
+
+    fn shared<'a>(&'a self, done: &'a StopFlag, thread: usize, start: Instant) -> Shared<'a> {
+        Shared {
+            table: &self.table,
+            stop: &self.stop,
+            done,
+            live_nodes: &self.live[thread],
+            deadline: self.time_limit.map(|d| start + d),
+        }
+    }
+
+    fn run(
+        &self,
+        pos: &Position<W, H>,
+        mode: Mode,
+        on_step: &mut (dyn FnMut(Step) + Send),
+    ) -> Result<Solution, Interrupted> {
+        let start = Instant::now();
+        self.table.new_generation();
+        for c in &self.live {
+            c.store(0, crate::sync::Ordering::Relaxed);
+        }
+        let done = StopFlag::new();
+        // What the first finisher leaves: its score and best move.
+        let answer: Mutex<Option<(i32, Option<usize>)>> = Mutex::new(None);
+        let best_window = Mutex::new(Searcher::<W, H>::initial_window(pos));
+        let on_step = Mutex::new(on_step);
+        let nodes: Vec<AtomicU64> = (0..self.threads).map(|_| AtomicU64::new(0)).collect();
+        let cores = if self.pin { core_affinity::get_core_ids().unwrap_or_default() } else { vec![] };
+        if self.pin && cores.is_empty() {
+            self.pin_failed.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+
+        let work = |thread: usize| {
+            if self.pin && !cores.is_empty() && !core_affinity::set_for_current(cores[thread % cores.len()])
+            {
+                self.pin_failed.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            let mut searcher = Searcher::<W, H>::new(self.shared(&done, thread, start), self.params, thread);
+            let mut window = Searcher::<W, H>::initial_window(pos);
+            let result = match mode {
+                Mode::Exact => {
+                    // Helpers start on a different first window than the main thread.
+                    let guess = match thread % 3 {
+                        0 => i32::MIN,
+                        1 => 0,
+                        _ => 1,
+                    };
+                    let mut report = |w: &Window, n: u64| {
+                        let mut bw = best_window.lock().unwrap_or_else(|e| e.into_inner());
+                        bw.lower = bw.lower.max(w.lower);
+                        bw.upper = bw.upper.min(w.upper);
+                        let step = Step {
+                            lower: bw.lower,
+                            upper: bw.upper,
+                            nodes: n,
+                            elapsed: start.elapsed(),
+                        };
+                        drop(bw);
+                        if thread == 0 {
+                            (on_step.lock().unwrap_or_else(|e| e.into_inner()))(step);
+                        }
+                    };
+                    searcher.solve(pos, &mut window, guess, &mut report)
+                }
+                Mode::Weak => searcher.solve_weak(pos),
+            };
+            if let Some(score) = result {
+                // Someone may have beaten us to it; only the first answer counts.
+                let mut a = answer.lock().unwrap_or_else(|e| e.into_inner());
+                if a.is_none() {
+                    let mv = match mode {
+                        Mode::Exact => searcher.best_move(pos, score),
+                        // A weak score is not exact: find a move that keeps the outcome.
+                        Mode::Weak => self.weak_move(&mut searcher, pos, score),
+                    };
+                    if let Some(mv) = mv.map(Some).or(pos.is_full().then_some(None)) {
+                        *a = Some((score, mv));
+                        done.raise();
+                    }
+                }
+            }
+            nodes[thread].store(searcher.nodes, crate::sync::Ordering::Relaxed);
+        };
+
+        if self.threads == 1 {
+            work(0);
+        } else {
+            std::thread::scope(|s| {
+                for t in 1..self.threads {
+                    let work = &work;
+                    s.spawn(move || work(t));
+                }
+                work(0);
+            });
+        }
+        let total: u64 = nodes.iter().map(|n| n.load(crate::sync::Ordering::Relaxed)).sum();
+        let elapsed = start.elapsed();
+        match answer.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some((score, best_move)) => Ok(Solution { score, best_move, nodes: total, elapsed }),
+            None => {
+                let w = best_window.into_inner().unwrap_or_else(|e| e.into_inner());
+                let (lower, upper) = match mode {
+                    Mode::Exact => (w.lower, w.upper),
+                    Mode::Weak => (-1, 1),
+                };
+                Err(Interrupted { lower, upper, nodes: total, elapsed })
+            }
+        }
+    }
+
+    /// A move keeping a weak outcome: a move whose child has the opposite outcome.
+    fn weak_move(&self, s: &mut Searcher<'_, W, H>, pos: &Position<W, H>, score: i32) -> Option<usize> {
+        if pos.is_full() {
+            return None;
+        }
+        if pos.can_win_next() {
+            return Some(Position::<W, H>::column_of(pos.winning() & pos.possible()));
+        }
+        let next = pos.non_losing_moves();
+        if next == 0 || score < 0 {
+            let any = if next == 0 { pos.possible() } else { next };
+            return Some(Position::<W, H>::column_of(any & any.wrapping_neg()));
+        }
+        let mut rest = next;
+        while rest != 0 {
+            let mv = rest & rest.wrapping_neg();
+            rest ^= mv;
+            let child = pos.after(mv);
+            // Win: child <= -1; draw: child <= 0.
+            let target = if score > 0 { -1 } else { 0 };
+            let v = s.negamax(&child, target, target + 1);
+            if s.aborted() {
+                return None;
+            }
+            if v <= target {
+                return Some(Position::<W, H>::column_of(mv));
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,712 @@
+//! The transposition table: one lock-free table shared by every search thread.
+//!
+//! This module owns the table's memory, the slot layout, the key mixing and indexing, and the
+//! replacement rule. It knows positions only as exact keys of `key_bits` bits and scores only
+//! as small integers with a bound; it never searches and never decides what to store.
+//!
+//! # Why a hit is never wrong
+//!
+//! Every slot is one `AtomicU64`, loaded whole and stored whole, so a reader sees either a
+//! word some thread wrote entirely or zero. A word identifies its key exactly:
+//!
+//! 1. The exact key `uid < 2^K` (`K = key_bits`, 49 on 7 x 6) is mixed by [`mix`], a chain of
+//!    invertible steps on `[0, 2^K)` (xor-shifts and multiplications by odd constants modulo
+//!    `2^K`): a bijection, so `h = mix(uid)` never merges two positions.
+//! 2. The bucket is Lemire's multiply-shift `b = ((h << (64 - K)) * n) >> 64`
+//!    (`= floor(h * n / 2^K)`), which works for any number `n` of buckets. The `h` that land
+//!    in bucket `b` form one interval of at most `ceil(2^K / n)` integers.
+//! 3. A slot keeps `check = h mod 2^CHECK_BITS`. No two integers of an interval of length
+//!    `<= 2^CHECK_BITS` share their low `CHECK_BITS` bits, so `(b, check)` pins down `h`, hence
+//!    `uid`, as soon as `2^CHECK_BITS >= ceil(2^K / n)`, which holds when
+//!    `floor(log2 n) >= K - CHECK_BITS`. [`Table::new`] refuses any size that breaks this.
+//!
+//! So a race or a collision can cost a miss (an entry overwritten), never a wrong value.
+//!
+//! # Slot layout
+//!
+//! ```text
+//!  63                                      24 23   19 18  13 12   9 8      2 1  0
+//! +------------------------------------------+-------+------+------+--------+----+
+//! |          check: low 40 bits of h         |  gen  | work | move | value  |bnd |
+//! +------------------------------------------+-------+------+------+--------+----+
+//! ```
+//!
+//! - `bnd` (2 bits): 0 empty, 1 upper bound, 2 lower bound, 3 exact. An all-zero word is
+//!   never an entry.
+//! - `value` (7 bits): the score plus 64, so scores `-64..=63` (every board of at most 64
+//!   cells has `|score| <= 32`).
+//! - `move` (4 bits): best column plus one, 0 for none (boards of up to 15 columns).
+//! - `work` (6 bits): `floor(log2)` of the nodes the entry's search took; the replacement
+//!   rule keeps expensive entries.
+//! - `gen` (5 bits): the generation of the solve that wrote it; see [`Table::new_generation`].
+//!
+//! The `const` assertions below prove that the fields tile the 64 bits exactly and that the
+//! smallest table (1 MiB) leaves enough check bits for the default 7 x 6 key.
+//!
+//! # Replacement
+//!
+//! A bucket is eight slots on one 64-byte cache line. A store reuses the slot that already
+//! holds its key, else an empty slot, else the slot of least worth: an entry of an older
+//! generation is worth less than any entry of the current one, and within a generation the
+//! entry with the least work goes first.
+
+use crate::sync::{AtomicU32, Ordering};
+use std::fmt;
+
+/// Slots per bucket: one 64-byte cache line.
+pub const SLOTS_PER_BUCKET: usize = 8;
+/// Bytes per bucket.
+pub const BUCKET_BYTES: usize = SLOTS_PER_BUCKET * 8;
+
+const BOUND_BITS: u32 = 2;
+const VALUE_BITS: u32 = 7;
+const MOVE_BITS: u32 = 4;
+const WORK_BITS: u32 = 6;
+const GEN_BITS: u32 = 5;
+/// Bits of the mixed key kept in a slot.
+pub const CHECK_BITS: u32 = 40;
+
+const BOUND_SHIFT: u32 = 0;
+const VALUE_SHIFT: u32 = BOUND_SHIFT + BOUND_BITS;
+const MOVE_SHIFT: u32 = VALUE_SHIFT + VALUE_BITS;
+const WORK_SHIFT: u32 = MOVE_SHIFT + MOVE_BITS;
+const GEN_SHIFT: u32 = WORK_SHIFT + WORK_BITS;
+const CHECK_SHIFT: u32 = GEN_SHIFT + GEN_BITS;
+
+const VALUE_OFFSET: i32 = 1 << (VALUE_BITS - 1);
+/// The largest work value a slot can hold.
+pub const MAX_WORK: u32 = (1 << WORK_BITS) - 1;
+/// Generations wrap modulo this.
+pub const GENERATIONS: u32 = 1 << GEN_BITS;
+/// Largest table accepted, in MiB (1 TiB).
+pub const MAX_MIB: usize = 1 << 20;
+
+const fn field(bits: u32) -> u64 {
+    (1u64 << bits) - 1
+}
+
+// The fields tile the word exactly.
+const _: () = assert!(CHECK_SHIFT + CHECK_BITS == 64);
+// Scores of every board the position layout allows (<= 64 cells) fit the value field.
+const _: () = assert!(32 + VALUE_OFFSET < (1 << VALUE_BITS) && VALUE_OFFSET >= 32);
+// Columns of every board the move-string format allows (<= 9) fit the move field.
+const _: () = assert!(9 < field(MOVE_BITS));
+// The smallest table (1 MiB = 2^14 buckets) identifies a 7 x 6 key (49 bits) exactly.
+const _: () = assert!(14 + CHECK_BITS >= crate::position::key_bits(7, 6));
+
+/// Which side of the true score a stored value bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is at most the value.
+    Upper = 1,
+    /// The score is at least the value.
+    Lower = 2,
+    /// The score is the value.
+    Exact = 3,
+}
+
+/// One entry read back from the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// The stored score (a bound or exact, see `bound`).
+    pub value: i32,
+    /// What `value` says about the score.
+    pub bound: Bound,
+    /// The best column (0-based) the search found, if any.
+    pub best_move: Option<u8>,
+    /// `floor(log2(nodes))` of the search that produced the entry.
+    pub work: u8,
+    /// The generation that wrote it.
+    pub generation: u8,
+}
+
+/// Why a table could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableError {
+    msg: String,
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.msg)
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// Packs an entry into a slot word. `check` must be below `2^CHECK_BITS`.
+#[inline]
+pub(crate) fn pack(check: u64, e: &Entry) -> u64 {
+    debug_assert!(check < (1u64 << CHECK_BITS));
+    debug_assert!((-VALUE_OFFSET..VALUE_OFFSET).contains(&e.value));
+    (check << CHECK_SHIFT)
+        | ((e.generation as u64 & field(GEN_BITS)) << GEN_SHIFT)
+        | ((e.work as u64 & field(WORK_BITS)) << WORK_SHIFT)
+        | ((e.best_move.map_or(0, |m| m as u64 + 1) & field(MOVE_BITS)) << MOVE_SHIFT)
+        | (((e.value + VALUE_OFFSET) as u64 & field(VALUE_BITS)) << VALUE_SHIFT)
+        | (e.bound as u64) << BOUND_SHIFT
+}
+
+/// Unpacks a non-empty slot word.
+#[inline]
+pub(crate) fn unpack(w: u64) -> Option<Entry> {
+    let bound = match (w >> BOUND_SHIFT) & field(BOUND_BITS) {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    let mv = ((w >> MOVE_SHIFT) & field(MOVE_BITS)) as u8;
+    Some(Entry {
+        value: ((w >> VALUE_SHIFT) & field(VALUE_BITS)) as i32 - VALUE_OFFSET,
+        bound,
+        best_move: mv.checked_sub(1),
+        work: ((w >> WORK_SHIFT) & field(WORK_BITS)) as u8,
+        generation: ((w >> GEN_SHIFT) & field(GEN_BITS)) as u8,
+    })
+}
+
+#[inline]
+const fn check_of(w: u64) -> u64 {
+    w >> CHECK_SHIFT
+}
+
+#[inline]
+const fn key_mask(key_bits: u32) -> u64 {
+    if key_bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << key_bits) - 1
+    }
+}
+
+const MUL1: u64 = 0x9E37_79B9_7F4A_7C15;
+const MUL2: u64 = 0xBF58_476D_1CE4_E5B9;
+
+/// Mixes a key of `key_bits` bits by a bijection on `[0, 2^key_bits)`.
+///
+/// Each step is invertible on `key_bits`-bit words: `x ^= x >> s` (with `s >= 1`) and
+/// `x = x * odd mod 2^key_bits`; [`unmix`] undoes the chain, and a test checks it does.
+#[inline]
+pub fn mix(key: u64, key_bits: u32) -> u64 {
+    let m = key_mask(key_bits);
+    let s1 = key_bits.div_ceil(2);
+    let s2 = key_bits.div_ceil(3);
+    let mut x = key & m;
+    x ^= x >> s1;
+    x = x.wrapping_mul(MUL1) & m;
+    x ^= x >> s2;
+    x = x.wrapping_mul(MUL2) & m;
+    x ^= x >> s1;
+    x
+}
+
+/// The inverse of [`mix`]: `unmix(mix(k, b), b) == k` for every `k < 2^b`.
+pub fn unmix(h: u64, key_bits: u32) -> u64 {
+    let m = key_mask(key_bits);
+    let s1 = key_bits.div_ceil(2);
+    let s2 = key_bits.div_ceil(3);
+    let unxorshift = |mut y: u64, s: u32| {
+        // x ^= x >> s is undone by applying it until the shifted part runs out.
+        let mut x = y;
+        while s > 0 && y != 0 {
+            y >>= s;
+            x ^= y;
+        }
+        x
+    };
+    let mut x = h & m;
+    x = unxorshift(x, s1);
+    x = x.wrapping_mul(inverse_odd(MUL2)) & m;
+    x = unxorshift(x, s2);
+    x = x.wrapping_mul(inverse_odd(MUL1)) & m;
+    unxorshift(x, s1)
+}
+
+/// The multiplicative inverse of an odd number modulo 2^64 (Newton's iteration).
+const fn inverse_odd(a: u64) -> u64 {
+    let mut x = a; // correct to 3 bits
+    let mut i = 0;
+    while i < 6 {
+        x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
+/// The shared transposition table.
+///
+/// Built once, shared by reference among threads (`Table` is `Sync`), reused across solves:
+/// [`Table::new_generation`] ages every entry instead of clearing. Entries stay true facts
+/// about their positions whatever their generation, so old entries still cut the search;
+/// their age only makes them the first to be replaced.
+pub struct Table {
+    slots: Slots,
+    buckets: usize,
+    key_bits: u32,
+    generation: AtomicU32,
+}
+
+impl fmt::Debug for Table {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Table")
+            .field("buckets", &self.buckets)
+            .field("key_bits", &self.key_bits)
+            .finish()
+    }
+}
+
+impl Table {
+    /// A table of `mib` MiB (any whole number from 1 to [`MAX_MIB`]) for keys of `key_bits`
+    /// bits.
+    ///
+    /// Refused: 0 MiB, more than [`MAX_MIB`], and a size whose buckets are too few for the
+    /// check bits to identify a key of `key_bits` bits (only possible on boards larger than
+    /// 7 x 6).
+    pub fn new(mib: usize, key_bits: u32) -> Result<Table, TableError> {
+        if mib == 0 {
+            return Err(TableError { msg: "table size must be at least 1 MiB, not 0".into() });
+        }
+        if mib > MAX_MIB {
+            return Err(TableError {
+                msg: format!("table size {mib} MiB is larger than the maximum {MAX_MIB} MiB"),
+            });
+        }
+        Self::with_buckets(mib * (1 << 20) / BUCKET_BYTES, key_bits)
+    }
+
+    /// A table of exactly `buckets` buckets (at least 1), for tests and models.
+    pub fn with_buckets(buckets: usize, key_bits: u32) -> Result<Table, TableError> {
+        if buckets == 0 {
+            return Err(TableError { msg: "a table needs at least one bucket".into() });
+        }
+        if !(1..=64).contains(&key_bits) {
+            return Err(TableError { msg: format!("key width {key_bits} is not in 1..=64") });
+        }
+        let index_bits = usize::BITS - 1 - buckets.leading_zeros();
+        if index_bits + CHECK_BITS < key_bits {
+            let need = 1usize << (key_bits - CHECK_BITS);
+            return Err(TableError {
+                msg: format!(
+                    "a table of {buckets} buckets cannot identify {key_bits}-bit keys exactly; \
+                     this board needs at least {} MiB",
+                    (need * BUCKET_BYTES).div_ceil(1 << 20)
+                ),
+            });
+        }
+        Ok(Table {
+            slots: Slots::zeroed(buckets * SLOTS_PER_BUCKET),
+            buckets,
+            key_bits,
+            generation: AtomicU32::new(0),
+        })
+    }
+
+    /// Number of buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets * BUCKET_BYTES
+    }
+
+    /// Width of the keys this table identifies exactly.
+    pub fn key_bits(&self) -> u32 {
+        self.key_bits
+    }
+
+    /// The generation new entries get.
+    pub fn generation(&self) -> u8 {
+        // ORDERING: Relaxed: the generation is bumped between solves, before the search
+        // threads start; spawning (or the scope that runs them) orders the bump before every
+        // read. A racing bump could only mislabel an entry's age, which is not a correctness
+        // matter.
+        (self.generation.load(Ordering::Relaxed) % GENERATIONS) as u8
+    }
+
+    /// Starts a new generation: entries written so far become "old" for replacement. Call it
+    /// between solves instead of clearing.
+    pub fn new_generation(&self) {
+        // ORDERING: Relaxed, see `generation`.
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn locate(&self, key: u64) -> (usize, u64) {
+        let h = mix(key, self.key_bits);
+        let b = (((h << (64 - self.key_bits)) as u128 * self.buckets as u128) >> 64) as usize;
+        (b * SLOTS_PER_BUCKET, h & field(CHECK_BITS))
+    }
+
+    /// Asks the CPU to start loading the bucket of `key`.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        let (first, _) = self.locate(key);
+        self.slots.prefetch(first);
+    }
+
+    /// The entry stored for `key`, if any. `key` must be below `2^key_bits`.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let (first, check) = self.locate(key);
+        for i in first..first + SLOTS_PER_BUCKET {
+            // ORDERING: Relaxed: the word is the whole entry, check bits included, and
+            // publishes no other memory; atomicity alone keeps it from tearing.
+            let w = self.slots.get(i).load(Ordering::Relaxed);
+            if check_of(w) == check {
+                if let Some(e) = unpack(w) {
+                    return Some(e);
+                }
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key` (below `2^key_bits`): `value` with its `bound`, the best
+    /// column if known, and `work`, the number of nodes the search took.
+    #[inline]
+    pub fn store(&self, key: u64, value: i32, bound: Bound, best_move: Option<u8>, work: u64) {
+        let (first, check) = self.locate(key);
+        let generation = self.generation();
+        let work_log = (63 - (work | 1).leading_zeros()).min(MAX_WORK) as u8;
+        let mut entry = Entry { value, bound, best_move, work: work_log, generation };
+        let mut victim = first;
+        let mut victim_worth = u32::MAX;
+        for i in first..first + SLOTS_PER_BUCKET {
+            // ORDERING: Relaxed, as in `probe`.
+            let w = self.slots.get(i).load(Ordering::Relaxed);
+            let Some(old) = unpack(w) else {
+                if victim_worth > 0 {
+                    victim = i;
+                    victim_worth = 0;
+                }
+                continue;
+            };
+            if check_of(w) == check {
+                if entry.best_move.is_none() {
+                    entry.best_move = old.best_move;
+                }
+                victim = i;
+                break;
+            }
+            let worth = 1 + old.work as u32 + if old.generation == generation { 64 } else { 0 };
+            if worth < victim_worth {
+                victim = i;
+                victim_worth = worth;
+            }
+        }
+        // ORDERING: Relaxed: one whole-word store; readers need no other memory with it.
+        self.slots.get(victim).store(pack(check, &entry), Ordering::Relaxed);
+    }
+
+    /// The fraction of sampled slots (up to the first 8192) that hold an entry of the current
+    /// generation.
+    pub fn fill(&self) -> f64 {
+        let n = self.slots.len().min(8192);
+        let generation = self.generation();
+        let used = (0..n)
+            .filter(|&i| {
+                // ORDERING: Relaxed: a statistic.
+                unpack(self.slots.get(i).load(Ordering::Relaxed))
+                    .is_some_and(|e| e.generation == generation)
+            })
+            .count();
+        used as f64 / n as f64
+    }
+
+    /// Empties the table, on all the cores rayon has.
+    pub fn clear(&self) {
+        self.slots.clear();
+    }
+}
+
+#[cfg(not(loom))]
+use storage::Slots;
+
+#[cfg(not(loom))]
+mod storage {
+    //! The table's memory: zeroed pages straight from the OS, huge pages asked for.
+    use crate::sync::{AtomicU64, Ordering};
+    use rayon::prelude::*;
+
+    pub(super) struct Slots {
+        ptr: *mut AtomicU64,
+        len: usize,
+        mapped: bool,
+    }
+
+    // SAFETY: `Slots` owns its memory and hands out only shared references to atomics, which
+    // are themselves `Sync`.
+    unsafe impl Send for Slots {}
+    // SAFETY: as above: every access goes through `&AtomicU64`.
+    unsafe impl Sync for Slots {}
+
+    impl Slots {
+        pub(super) fn zeroed(len: usize) -> Slots {
+            let bytes = len * 8;
+            #[cfg(unix)]
+            {
+                // SAFETY: an anonymous private mapping with no address hint has no
+                // preconditions; the result is checked against MAP_FAILED.
+                let p = unsafe {
+                    libc::mmap(
+                        std::ptr::null_mut(),
+                        bytes,
+                        libc::PROT_READ | libc::PROT_WRITE,
+                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                        -1,
+                        0,
+                    )
+                };
+                if p != libc::MAP_FAILED {
+                    #[cfg(target_os = "linux")]
+                    // SAFETY: advice on a mapping we own; failure (no THP) is harmless.
+                    unsafe {
+                        libc::madvise(p, bytes, libc::MADV_HUGEPAGE);
+                    }
+                    return Slots { ptr: p.cast(), len, mapped: true };
+                }
+            }
+            let layout = std::alloc::Layout::from_size_align(bytes, 64).expect("table layout");
+            // SAFETY: the layout has non-zero size (len >= 8).
+            let p = unsafe { std::alloc::alloc_zeroed(layout) };
+            if p.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            Slots { ptr: p.cast(), len, mapped: false }
+        }
+
+        #[inline]
+        pub(super) fn len(&self) -> usize {
+            self.len
+        }
+
+        #[inline]
+        pub(super) fn get(&self, i: usize) -> &AtomicU64 {
+            debug_assert!(i < self.len);
+            // SAFETY: `i < len` (the index comes from a bucket below `buckets`), the memory is
+            // live while `self` is, zeroed memory is a valid `AtomicU64` (same layout as
+            // `u64`), and only shared references are ever made.
+            unsafe { &*self.ptr.add(i) }
+        }
+
+        #[inline]
+        pub(super) fn prefetch(&self, i: usize) {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: prefetching is a hint and never faults; the address is in bounds.
+            unsafe {
+                use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+                _mm_prefetch::<_MM_HINT_T0>(self.ptr.add(i) as *const i8);
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = i;
+        }
+
+        pub(super) fn clear(&self) {
+            // SAFETY: as in `get`, for the whole range.
+            let all = unsafe { std::slice::from_raw_parts(self.ptr, self.len) };
+            all.par_chunks(1 << 16).for_each(|chunk| {
+                for s in chunk {
+                    // ORDERING: Relaxed: clearing happens between solves; the next solve's
+                    // thread start orders it before any probe.
+                    s.store(0, Ordering::Relaxed);
+                }
+            });
+        }
+    }
+
+    impl Drop for Slots {
+        fn drop(&mut self) {
+            let bytes = self.len * 8;
+            if self.mapped {
+                #[cfg(unix)]
+                // SAFETY: the mapping was made in `zeroed` with this length and is unmapped
+                // once.
+                unsafe {
+                    libc::munmap(self.ptr.cast(), bytes);
+                }
+            } else {
+                let layout = std::alloc::Layout::from_size_align(bytes, 64).expect("layout");
+                // SAFETY: allocated in `zeroed` with this layout.
+                unsafe { std::alloc::dealloc(self.ptr.cast(), layout) };
+            }
+        }
+    }
+}
+
+#[cfg(loom)]
+use loom_storage::Slots;
+
+#[cfg(loom)]
+mod loom_storage {
+    //! Under loom the slots are a plain boxed slice of loom atomics.
+    use crate::sync::{AtomicU64, Ordering};
+
+    pub(super) struct Slots(Box<[AtomicU64]>);
+
+    impl Slots {
+        pub(super) fn zeroed(len: usize) -> Slots {
+            Slots((0..len).map(|_| AtomicU64::new(0)).collect())
+        }
+        pub(super) fn len(&self) -> usize {
+            self.0.len()
+        }
+        pub(super) fn get(&self, i: usize) -> &AtomicU64 {
+            &self.0[i]
+        }
+        pub(super) fn prefetch(&self, _i: usize) {}
+        pub(super) fn clear(&self) {
+            for s in self.0.iter() {
+                s.store(0, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    fn rng(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn mix_is_a_bijection() {
+        let mut s = 0x1234_5678_9abc_def1;
+        for bits in [8u32, 20, 42, 49, 56, 63, 64] {
+            let m = key_mask(bits);
+            for _ in 0..20_000 {
+                let k = rng(&mut s) & m;
+                let h = mix(k, bits);
+                assert!(h <= m);
+                assert_eq!(unmix(h, bits), k, "bits {bits}");
+            }
+        }
+        // Exhaustively on a small width: a permutation.
+        let mut seen = vec![false; 1 << 12];
+        for k in 0..1u64 << 12 {
+            let h = mix(k, 12) as usize;
+            assert!(!seen[h]);
+            seen[h] = true;
+        }
+    }
+
+    #[test]
+    fn every_field_round_trips_at_its_extremes() {
+        for value in [-64, -18, -1, 0, 1, 18, 63] {
+            for bound in [Bound::Upper, Bound::Lower, Bound::Exact] {
+                for best_move in [None, Some(0), Some(6), Some(14)] {
+                    for work in [0, 1, 62, 63] {
+                        for generation in [0, 1, 30, 31] {
+                            for check in [0, 1, (1u64 << CHECK_BITS) - 1] {
+                                let e = Entry { value, bound, best_move, work, generation };
+                                let w = pack(check, &e);
+                                assert_ne!(w, 0);
+                                assert_eq!(unpack(w), Some(e));
+                                assert_eq!(check_of(w), check);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(unpack(0), None);
+    }
+
+    #[test]
+    fn sizes_are_checked() {
+        assert!(Table::new(0, 49).is_err());
+        assert!(Table::new(MAX_MIB + 1, 49).is_err());
+        assert!(Table::new(1, 49).is_ok());
+        assert!(Table::new(3, 49).is_ok());
+        // A 64-bit key needs 2^24 buckets.
+        let e = Table::with_buckets((1 << 24) - 1, 64).unwrap_err();
+        assert!(e.to_string().contains("MiB"), "{e}");
+    }
+
+    /// For several odd sizes, every key in one bucket has distinct check bits: the proof's
+    /// interval claim, checked on the real index function.
+    #[test]
+    fn check_bits_identify_keys_for_any_size() {
+        for (bits, buckets) in [(16u32, 3usize), (20, 1000), (22, 12_345), (18, 1)] {
+            // Shrink the check to `bits - floor(log2 buckets)` bits by testing that the
+            // guarantee holds with the minimum the proof asks for.
+            let t = Table::with_buckets(buckets, bits).unwrap();
+            let index_bits = usize::BITS - 1 - buckets.leading_zeros();
+            let c = bits - index_bits; // minimum check bits the proof needs
+            let mut seen = std::collections::HashSet::new();
+            for k in 0..1u64 << bits {
+                let h = mix(k, bits);
+                let (first, _) = t.locate(k);
+                assert!(first / SLOTS_PER_BUCKET < buckets);
+                assert!(seen.insert((first, h & ((1u64 << c) - 1))), "bits {bits} n {buckets}");
+            }
+        }
+    }
+
+    #[test]
+    fn store_then_probe_finds_exactly_that_key() {
+        let t = Table::new(1, 49).unwrap();
+        let mut s = 99;
+        let keys: Vec<u64> = (0..2000).map(|_| rng(&mut s) & key_mask(49)).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            t.store(k, (i % 37) as i32 - 18, Bound::Lower, Some((i % 7) as u8), i as u64);
+        }
+        let mut hits = 0;
+        for (i, &k) in keys.iter().enumerate() {
+            if let Some(e) = t.probe(k) {
+                hits += 1;
+                assert_eq!(e.value, (i % 37) as i32 - 18);
+                assert_eq!(e.best_move, Some((i % 7) as u8));
+            }
+            assert_eq!(t.probe(k ^ (1 << 48)).map(|e| e.value).filter(|_| false), None);
+        }
+        assert!(hits > 1900);
+    }
+
+    #[test]
+    fn replacement_prefers_old_then_cheap() {
+        // One bucket: 8 slots.
+        let t = Table::with_buckets(1, 20).unwrap();
+        for k in 0..8u64 {
+            t.store(k, 0, Bound::Exact, None, 1 << (k + 4));
+        }
+        // A ninth key evicts the cheapest (k = 0).
+        t.store(100, 1, Bound::Exact, None, 1 << 10);
+        assert!(t.probe(0).is_none());
+        assert!((1..8).all(|k| t.probe(k).is_some()));
+        // After a generation bump, old entries go before current ones, even expensive ones.
+        t.new_generation();
+        t.store(200, 1, Bound::Exact, None, 1);
+        t.store(201, 1, Bound::Exact, None, 1);
+        assert!(t.probe(200).is_some() && t.probe(201).is_some());
+        // The cheapest old entries (k = 1, 2) were the victims.
+        assert!(t.probe(1).is_none() && t.probe(2).is_none());
+        assert!(t.probe(7).is_some() && t.probe(100).is_some());
+        // Same key: overwritten in place, best move kept when the new entry has none.
+        t.store(7, 5, Bound::Lower, Some(3), 10);
+        t.store(7, 6, Bound::Upper, None, 10);
+        let e = t.probe(7).unwrap();
+        assert_eq!((e.value, e.bound, e.best_move), (6, Bound::Upper, Some(3)));
+    }
+
+    #[test]
+    fn generation_wraps_and_entries_survive_it() {
+        let t = Table::new(1, 49).unwrap();
+        t.store(42, 3, Bound::Exact, Some(2), 5);
+        for _ in 0..GENERATIONS + 3 {
+            t.new_generation();
+        }
+        assert_eq!(t.generation() as u32, 3);
+        assert_eq!(t.probe(42).unwrap().value, 3);
+        assert_eq!(t.fill(), 0.0);
+        t.clear();
+        assert!(t.probe(42).is_none());
+    }
+}

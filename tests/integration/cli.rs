@@ -1,0 +1,106 @@
+//! The `fourfold` command: output formats and every class of bad input.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fourfold"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run fourfold");
+    if let Some(input) = stdin {
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    }
+    drop(child.stdin.take());
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn solve_prints_moves_and_score_and_stats() {
+    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "2252576253462244111563365343671351441"], None);
+    assert!(o.status.success());
+    assert_eq!(text(&o.stdout), "2252576253462244111563365343671351441 -1\n");
+    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "--stats", "4453"], None);
+    let out = text(&o.stdout);
+    let f: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(f.len(), 4, "{out}");
+    assert_eq!(f[0], "4453");
+    let nodes: u64 = f[2].parse().unwrap();
+    let micros: u64 = f[3].parse().unwrap();
+    assert!(nodes > 0 && micros > 0);
+}
+
+#[test]
+fn json_weak_and_analyze() {
+    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "--json", "44455554221"], None);
+    let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
+    for k in ["moves", "score", "best_move", "nodes", "micros"] {
+        assert!(v.get(k).is_some(), "missing {k}");
+    }
+    let score = v["score"].as_i64().unwrap();
+    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "--weak", "44455554221"], None);
+    assert_eq!(text(&o.stdout), format!("44455554221 {}\n", score.signum()));
+    // Column 4 is full after six stones there.
+    let o = run(&["analyze", "--tt-mb", "8", "-t", "1", "444444"], None);
+    let out = text(&o.stdout);
+    let f: Vec<&str> = out.split_whitespace().collect();
+    assert_eq!(f.len(), 8, "{out}");
+    assert_eq!(f[4], "full");
+}
+
+#[test]
+fn batch_checks_expected_scores_and_reports_bad_lines() {
+    let input = "2252576253462244111563365343671351441 -1\n\
+                 12x4\n\
+                 2252576253462244111563365343671351441 5\n\
+                 7422341735647741166133573473242566 1\n";
+    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "--input", "-"], Some(input));
+    assert!(!o.status.success());
+    let out = text(&o.stdout);
+    let err = text(&o.stderr);
+    // Every good line solved, in order.
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(err.contains("-:2") && err.contains("invalid character"), "{err}");
+    assert!(err.contains("-:3") && err.contains("expects 5"), "{err}");
+}
+
+fn assert_refused(args: &[&str], needle: &str) {
+    let o = run(args, None);
+    assert!(!o.status.success(), "{args:?} succeeded");
+    let err = text(&o.stderr);
+    assert!(err.to_lowercase().contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+#[test]
+fn each_class_of_bad_input_gets_a_clear_error() {
+    let base = ["solve", "--tt-mb", "8", "-t", "1"];
+    let with = |p: &'static str| [&base[..], &[p]].concat();
+    assert_refused(&with("44a4"), "invalid character");
+    assert_refused(&with("48"), "out of range");
+    assert_refused(&with("40"), "out of range");
+    assert_refused(&with("4444444"), "full");
+    // 1212121: the seventh move completes a four; 12121213 moves after it.
+    assert_refused(&with("1212121"), "already won");
+    assert_refused(&with("12121213"), "already won");
+    assert_refused(&["solve", "--tt-mb", "0", "4"], "at least 1 mib");
+    assert_refused(&["solve", "--threads", "0", "4"], "at least 1");
+    assert_refused(&["bench", "--threads", "1,0", "--empty"], "at least 1");
+    assert_refused(&["solve", "--input", "/nonexistent/file"], "cannot open");
+    assert_refused(&["solve", "--time-limit", "-1", "4"], "time-limit");
+}
+
+#[test]
+fn good_arguments_are_solved_despite_bad_ones() {
+    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "9", "2252576253462244111563365343671351441"], None);
+    assert!(!o.status.success());
+    assert_eq!(text(&o.stdout), "2252576253462244111563365343671351441 -1\n");
+    assert!(text(&o.stderr).contains("argument 1"));
+}

@@ -1,0 +1,34 @@
+//! Helpers shared by the integration tests: reading the bundled test sets.
+
+use fourfold::testset::{parse_line, Case};
+use fourfold::Solver;
+
+/// The cases of `tests/data/<name>`, at most `limit` of them.
+pub fn cases(name: &str, limit: usize) -> Vec<Case> {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let cases: Vec<Case> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .take(limit)
+        .map(|l| parse_line(l).unwrap_or_else(|e| panic!("{path}: {l}: {e}")))
+        .collect();
+    assert!(!cases.is_empty(), "{path} is empty");
+    cases
+}
+
+pub fn solver(mib: usize, threads: usize) -> Solver {
+    Solver::builder().table_mib(mib).threads(threads).build().expect("solver")
+}
+
+/// A small deterministic generator for random positions.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}

@@ -1,0 +1,6 @@
+//! fourfold's integration tests: one binary, one module per concern.
+
+mod cli;
+mod common;
+mod properties;
+mod testsets;

@@ -1,0 +1,167 @@
+//! Properties that tie the solver's answers together: mirror symmetry, analyze against
+//! solve, the table-free minimax, table reuse, interruption.
+
+use crate::common::{cases, solver, Rng};
+use fourfold::{Position, Solver};
+use std::time::Duration;
+
+#[test]
+fn mirror_scores_the_same() {
+    let solver = solver(32, 1);
+    for name in ["Test_L2_R2", "Test_L1_R1", "Test_L1_R2"] {
+        for c in cases(name, 60) {
+            let m = c.position.mirror();
+            assert_eq!(solver.solve(&m).unwrap().score, c.expected.unwrap(), "{}", c.moves);
+        }
+    }
+}
+
+#[test]
+fn analyze_best_equals_solve() {
+    let solver = solver(32, 1);
+    for name in ["Test_L3_R1", "Test_L2_R1", "Test_L1_R1"] {
+        for c in cases(name, 60) {
+            let a = solver.analyze(&c.position).unwrap();
+            let s = solver.solve(&c.position).unwrap();
+            let best = a.scores.iter().flatten().max().copied();
+            assert_eq!(best, Some(s.score), "{}", c.moves);
+            assert_eq!(a.scores[s.best_move.unwrap()], Some(s.score), "{}", c.moves);
+            assert!(a.best_columns().contains(&s.best_move.unwrap()));
+            for col in 0..7 {
+                assert_eq!(a.scores[col].is_none(), !c.position.can_play(col));
+            }
+        }
+    }
+}
+
+/// Plain negamax without table, pruning or ordering: the definition of the score.
+fn minimax(p: &Position) -> i32 {
+    if p.is_full() {
+        return 0;
+    }
+    let win = (42 + 1 - p.moves() as i32) / 2;
+    let mut best = -win; // anything real beats this
+    for col in 0..7 {
+        if !p.can_play(col) {
+            continue;
+        }
+        if p.is_winning_move(col) {
+            return win;
+        }
+        let mut q = *p;
+        q.play_col(col);
+        best = best.max(-minimax(&q));
+    }
+    best
+}
+
+#[test]
+fn table_free_minimax_agrees_on_random_late_positions() {
+    let solver = solver(8, 1);
+    let mut rng = Rng(0xfeed_beef_1234_5678);
+    let mut checked = 0;
+    while checked < 300 {
+        // Random play to 30..=34 stones, avoiding finished games.
+        let target = 30 + (rng.next() % 5) as u32;
+        let mut p = Position::new();
+        let mut ok = true;
+        while p.moves() < target {
+            let cols: Vec<usize> =
+                (0..7).filter(|&c| p.can_play(c) && !p.is_winning_move(c)).collect();
+            if cols.is_empty() {
+                ok = false;
+                break;
+            }
+            p.play_col(cols[(rng.next() % cols.len() as u64) as usize]);
+        }
+        if !ok {
+            continue;
+        }
+        let expected = minimax(&p);
+        assert_eq!(solver.solve(&p).unwrap().score, expected, "{p:?}\n{p}");
+        assert_eq!(solver.solve_weak(&p).unwrap().score, expected.signum());
+        checked += 1;
+    }
+}
+
+#[test]
+fn a_reused_table_gives_the_same_answers_as_a_fresh_one() {
+    let reused = solver(2, 1);
+    for c in cases("Test_L2_R2", 200) {
+        let fresh = solver(2, 1);
+        let a = reused.solve(&c.position).unwrap().score;
+        let b = fresh.solve(&c.position).unwrap().score;
+        assert_eq!((a, b), (c.expected.unwrap(), c.expected.unwrap()), "{}", c.moves);
+    }
+}
+
+#[test]
+fn a_time_limit_interrupts_with_valid_bounds_and_leaves_no_wrong_entry() {
+    let s: Solver =
+        Solver::builder().table_mib(16).time_limit(Some(Duration::from_millis(30))).build().unwrap();
+    let hard = cases("Test_L1_R3", 3);
+    for c in &hard {
+        match s.solve(&c.position) {
+            Ok(sol) => assert_eq!(Some(sol.score), c.expected),
+            Err(e) => {
+                let v = c.expected.unwrap();
+                assert!(e.lower <= v && v <= e.upper, "{}: {v} not in [{}, {}]", c.moves, e.lower, e.upper);
+            }
+        }
+        s.stop_flag().lower();
+    }
+    // The same table, now without a limit, still gives exact scores.
+    let unlimited: Solver = Solver::builder().table_mib(16).build().unwrap();
+    for c in cases("Test_L1_R2", 30) {
+        assert_eq!(Some(unlimited.solve(&c.position).unwrap().score), c.expected);
+    }
+}
+
+#[test]
+fn a_raised_stop_flag_stops_and_lowering_it_resumes() {
+    let s: Solver = Solver::builder().table_mib(16).build().unwrap();
+    let c = &cases("Test_L1_R3", 1)[0];
+    s.stop_flag().raise();
+    // A solve started with the flag up stops at its first poll.
+    let r = s.solve(&c.position);
+    if let Err(e) = &r {
+        let v = c.expected.unwrap();
+        assert!(e.lower <= v && v <= e.upper);
+    }
+    s.stop_flag().lower();
+    let easy = &cases("Test_L1_R1", 5);
+    for c in easy {
+        assert_eq!(Some(s.solve(&c.position).unwrap().score), c.expected);
+    }
+}
+
+#[test]
+fn principal_variation_plays_perfectly_to_the_end() {
+    let solver = solver(32, 1);
+    for c in cases("Test_L2_R1", 20) {
+        let score = c.expected.unwrap();
+        let pv = solver.principal_variation(&c.position, score).unwrap();
+        // Replaying it: every step keeps the score, and the line ends the game.
+        let mut p = c.position;
+        let mut s = score;
+        for (i, &col) in pv.iter().enumerate() {
+            assert!(p.can_play(col));
+            if p.is_winning_move(col) {
+                assert_eq!(i, pv.len() - 1);
+                assert_eq!(s, (43 - p.moves() as i32) / 2);
+                break;
+            }
+            p.play_col(col);
+            s = -s;
+            assert_eq!(solver.solve(&p).unwrap().score, s, "{} at step {i}", c.moves);
+        }
+    }
+}
+
+#[test]
+fn bad_builder_arguments_are_refused() {
+    let e = Solver::builder().table_mib(0).build::<7, 6>().unwrap_err();
+    assert!(e.to_string().contains("0"), "{e}");
+    let e = Solver::builder().threads(0).build::<7, 6>().unwrap_err();
+    assert!(e.to_string().contains("threads"), "{e}");
+}

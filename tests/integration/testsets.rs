@@ -1,0 +1,86 @@
+//! Every position of the public test sets gets the file's exact score, on one thread and on
+//! two (Lazy SMP), with the table reused across positions.
+
+use crate::common::{cases, solver};
+
+fn check_set(name: &str, limit: usize, threads: usize) {
+    let solver = solver(64, threads);
+    let mut wrong = Vec::new();
+    for c in cases(name, limit) {
+        let s = solver.solve(&c.position).expect("not interrupted");
+        if Some(s.score) != c.expected {
+            wrong.push(format!("{} got {} expected {:?}", c.moves, s.score, c.expected));
+        }
+        // The best move is legal.
+        let col = s.best_move.expect("a best move");
+        assert!(c.position.can_play(col), "{}: best move {col} is not playable", c.moves);
+    }
+    assert!(wrong.is_empty(), "{name}: {} wrong: {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+}
+
+#[test]
+fn end_easy() {
+    check_set("Test_L3_R1", usize::MAX, 1);
+}
+
+#[test]
+fn middle_easy() {
+    check_set("Test_L2_R1", usize::MAX, 1);
+}
+
+#[test]
+fn middle_medium() {
+    check_set("Test_L2_R2", usize::MAX, 1);
+}
+
+#[test]
+fn begin_easy() {
+    check_set("Test_L1_R1", usize::MAX, 1);
+}
+
+#[test]
+fn begin_medium() {
+    check_set("Test_L1_R2", usize::MAX, 1);
+}
+
+#[test]
+fn begin_hard_first_10() {
+    check_set("Test_L1_R3", 10, 1);
+}
+
+#[test]
+fn two_threads_end_and_middle() {
+    for name in ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1"] {
+        check_set(name, usize::MAX, 2);
+    }
+}
+
+#[test]
+fn two_threads_begin_medium() {
+    check_set("Test_L1_R2", usize::MAX, 2);
+}
+
+#[test]
+fn two_threads_begin_hard_first_10() {
+    check_set("Test_L1_R3", 10, 2);
+}
+
+#[test]
+fn weak_scores_agree_in_sign() {
+    let solver = solver(64, 1);
+    for name in ["Test_L3_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2"] {
+        for c in cases(name, 100) {
+            let s = solver.solve_weak(&c.position).unwrap();
+            assert_eq!(Some(s.score), c.expected.map(i32::signum), "{name}: {}", c.moves);
+            // The weak best move keeps the outcome.
+            let col = s.best_move.unwrap();
+            if c.position.is_winning_move(col) {
+                assert_eq!(s.score, 1);
+                continue;
+            }
+            let mut child = c.position;
+            child.play_col(col);
+            assert_eq!(-solver.solve_weak(&child).unwrap().score, s.score, "{}", c.moves);
+        }
+    }
+}
