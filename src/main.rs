@@ -5,7 +5,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use fourfold::testset::{parse_line, Case, LineError};
-use fourfold::{Analysis, Interrupted, Position, Solution, Solver, SolverBuilder, Step};
+use fourfold::{Analysis, Interrupted, Params, Position, Solution, Solver, SolverBuilder, Step};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -16,7 +16,11 @@ use std::time::{Duration, Instant};
 const CELLS: i32 = 42;
 
 #[derive(Parser)]
-#[command(name = "fourfold", version, about = "A multi-threaded Connect-4 solver")]
+#[command(
+    name = "fourfold",
+    version,
+    about = "A multi-threaded Connect-4 solver"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -41,6 +45,9 @@ struct Common {
     /// Pin search threads to cores (goes on unpinned, with a warning, where refused).
     #[arg(long)]
     pin: bool,
+    /// Search tuning for experiments: NAME=VALUE (see `fourfold::Params`).
+    #[arg(long = "param", value_name = "NAME=VALUE", hide = true)]
+    params: Vec<String>,
 }
 
 #[derive(Args, Clone)]
@@ -137,8 +144,42 @@ fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+fn parse_params(list: &[String]) -> Result<Params, String> {
+    let mut p = Params::default();
+    for item in list {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or(format!("--param {item}: expected NAME=VALUE"))?;
+        let n = || {
+            value
+                .parse::<u32>()
+                .map_err(|_| format!("--param {item}: not a number"))
+        };
+        let b = || {
+            value
+                .parse::<bool>()
+                .map_err(|_| format!("--param {item}: not true/false"))
+        };
+        match name {
+            "threat_order_below" => p.threat_order_below = n()?,
+            "etc_below" => p.etc_below = n()?,
+            "mirror_below" => p.mirror_below = n()?,
+            "table_every_ply" => p.table_every_ply = b()?,
+            "claim_even" => p.claim_even = b()?,
+            "zero_window_below" => p.zero_window_below = n()?,
+            "prefetch" => p.prefetch = b()?,
+            "helper_windows" => p.helper_windows = b()?,
+            "defer_below" => p.defer_below = n()?,
+            "only_helpers_defer" => p.only_helpers_defer = b()?,
+            _ => return Err(format!("--param: unknown parameter {name}")),
+        }
+    }
+    Ok(p)
+}
+
 fn build(common: &Common, threads: usize, limit: Option<Duration>) -> Result<Solver, String> {
     let solver = SolverBuilder::default()
+        .params(parse_params(&common.params)?)
         .table_mib(common.tt_mb.unwrap_or_else(default_tt_mb))
         .threads(threads)
         .pin(common.pin)
@@ -163,7 +204,10 @@ struct Item {
 fn read_items(a: &SolveArgs) -> Result<Vec<Item>, String> {
     let mut items = Vec::new();
     for (i, p) in a.positions.iter().enumerate() {
-        items.push(Item { label: format!("argument {}", i + 1), line: parse_line(p) });
+        items.push(Item {
+            label: format!("argument {}", i + 1),
+            line: parse_line(p),
+        });
     }
     if let Some(path) = &a.input {
         let reader: Box<dyn BufRead> = if path == "-" {
@@ -177,7 +221,10 @@ fn read_items(a: &SolveArgs) -> Result<Vec<Item>, String> {
             if line.trim().is_empty() {
                 continue;
             }
-            items.push(Item { label: format!("{path}:{}", i + 1), line: parse_line(&line) });
+            items.push(Item {
+                label: format!("{path}:{}", i + 1),
+                line: parse_line(&line),
+            });
         }
     }
     Ok(items)
@@ -193,7 +240,9 @@ fn run_solve(a: SolveArgs) -> Result<ExitCode, String> {
     }
     let limit = match a.time_limit {
         Some(s) if !(s > 0.0 && s.is_finite()) => {
-            return Err(format!("--time-limit must be a positive number of seconds, not {s}"))
+            return Err(format!(
+                "--time-limit must be a positive number of seconds, not {s}"
+            ))
         }
         s => s.map(Duration::from_secs_f64),
     };
@@ -211,48 +260,69 @@ fn run_solve(a: SolveArgs) -> Result<ExitCode, String> {
     let mut failed = false;
     let out = io::stdout();
     let mut out = out.lock();
-    for item in items {
-        let case = match item.line {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("{}: {e}", item.label);
-                failed = true;
-                continue;
-            }
-        };
-        if interrupted.load(Ordering::SeqCst) {
+    // Batches of many positions on several threads: one thread per position (rayon), which
+    // BENCHMARKS.md measures as faster than Lazy SMP on each position in turn; a few positions
+    // get every thread each.
+    let split = threads > 1 && !a.analyze && items.len() >= 2 * threads;
+    let chunk = if split { 16 * threads } else { 1 };
+    let mut stopped = false;
+    for group in items.chunks(chunk) {
+        if stopped || interrupted.load(Ordering::SeqCst) {
             break;
         }
-        if a.analyze {
-            match solver.analyze(&case.position) {
-                Ok(an) => print_analysis(&mut out, &a, &case, &an),
+        let good: Vec<&Case> = group.iter().filter_map(|i| i.line.as_ref().ok()).collect();
+        let mut results = if split {
+            let ps: Vec<Position> = good.iter().map(|c| c.position).collect();
+            solver.solve_many(&ps, a.weak).into_iter()
+        } else {
+            Vec::new().into_iter()
+        };
+        for item in group {
+            let case = match &item.line {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("{}: {e}", item.label);
+                    failed = true;
+                    continue;
+                }
+            };
+            if a.analyze {
+                match solver.analyze(&case.position) {
+                    Ok(an) => print_analysis(&mut out, &a, case, &an),
+                    Err(e) => {
+                        report_interrupt(&case.moves, &e, interrupted.load(Ordering::SeqCst));
+                        failed = true;
+                        stopped = true;
+                        break;
+                    }
+                }
+                continue;
+            }
+            let r = match results.next() {
+                Some(r) => r,
+                None if a.weak => solver.solve_weak(&case.position),
+                None => solver.solve(&case.position),
+            };
+            match r {
+                Ok(s) => {
+                    print_solution(&mut out, &a, case, &s);
+                    if let Some(exp) = case.expected {
+                        let exp = if a.weak { exp.signum() } else { exp };
+                        if exp != s.score {
+                            eprintln!(
+                                "{}: {}: score {} but the line expects {exp}",
+                                item.label, case.moves, s.score
+                            );
+                            failed = true;
+                        }
+                    }
+                }
                 Err(e) => {
                     report_interrupt(&case.moves, &e, interrupted.load(Ordering::SeqCst));
                     failed = true;
+                    stopped = true;
                     break;
                 }
-            }
-            continue;
-        }
-        let r = if a.weak { solver.solve_weak(&case.position) } else { solver.solve(&case.position) };
-        match r {
-            Ok(s) => {
-                print_solution(&mut out, &a, &case, &s);
-                if let Some(exp) = case.expected {
-                    let exp = if a.weak { exp.signum() } else { exp };
-                    if exp != s.score {
-                        eprintln!(
-                            "{}: {}: score {} but the line expects {exp}",
-                            item.label, case.moves, s.score
-                        );
-                        failed = true;
-                    }
-                }
-            }
-            Err(e) => {
-                report_interrupt(&case.moves, &e, interrupted.load(Ordering::SeqCst));
-                failed = true;
-                break;
             }
         }
     }
@@ -268,7 +338,11 @@ fn run_solve(a: SolveArgs) -> Result<ExitCode, String> {
 }
 
 fn report_interrupt(moves: &str, e: &Interrupted, by_user: bool) {
-    let why = if by_user { "interrupted" } else { "time limit reached" };
+    let why = if by_user {
+        "interrupted"
+    } else {
+        "time limit reached"
+    };
     let (lo, hi) = (e.lower, e.upper);
     eprintln!(
         "{moves}: {why} after {:.1} s and {} nodes: score proven in [{lo}, {hi}]",
@@ -314,8 +388,11 @@ fn print_analysis(out: &mut impl Write, a: &SolveArgs, case: &Case, an: &Analysi
         let _ = writeln!(out, "{v}");
         return;
     }
-    let cols: Vec<String> =
-        an.scores.iter().map(|s| s.map_or("full".to_string(), |v| v.to_string())).collect();
+    let cols: Vec<String> = an
+        .scores
+        .iter()
+        .map(|s| s.map_or("full".to_string(), |v| v.to_string()))
+        .collect();
     let _ = write!(out, "{} {}", case.moves, cols.join(" "));
     if a.stats {
         let _ = write!(out, " {} {micros}", an.nodes);
@@ -336,14 +413,21 @@ fn ordinal(n: i32) -> String {
 
 /// The score in words, for a position where `moves` stones are down.
 fn describe(score: i32, moves: u32) -> String {
-    let (mover, other) = if moves % 2 == 0 { ("first", "second") } else { ("second", "first") };
+    let (mover, other) = if moves % 2 == 0 {
+        ("first", "second")
+    } else {
+        ("second", "first")
+    };
     match score {
         0 => "a draw with perfect play".into(),
         s if s > 0 => format!(
             "the {mover} player (to move) wins with their {} stone",
             ordinal(CELLS / 2 + 1 - s)
         ),
-        s => format!("the {other} player wins with their {} stone", ordinal(CELLS / 2 + 1 + s)),
+        s => format!(
+            "the {other} player wins with their {} stone",
+            ordinal(CELLS / 2 + 1 + s)
+        ),
     }
 }
 
@@ -412,10 +496,18 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
         let mut on_step = |st: Step| {
             *window.lock().unwrap() = (st.lower, st.upper);
             if !tty && !a.quiet {
-                eprintln!("[{:9.2} s] {}", st.elapsed.as_secs_f64(), status((st.lower, st.upper)));
+                eprintln!(
+                    "[{:9.2} s] {}",
+                    st.elapsed.as_secs_f64(),
+                    status((st.lower, st.upper))
+                );
             }
         };
-        let r = if a.weak { solver.solve_weak(&pos) } else { solver.solve_with(&pos, &mut on_step) };
+        let r = if a.weak {
+            solver.solve_weak(&pos)
+        } else {
+            solver.solve_with(&pos, &mut on_step)
+        };
         finished.store(true, Ordering::Relaxed);
         r
     });
@@ -427,7 +519,11 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
         Ok(s) => s,
         Err(e) => {
             report_interrupt("empty board", &e, interrupted.load(Ordering::SeqCst));
-            return Ok(ExitCode::from(if interrupted.load(Ordering::SeqCst) { 130 } else { 124 }));
+            return Ok(ExitCode::from(if interrupted.load(Ordering::SeqCst) {
+                130
+            } else {
+                124
+            }));
         }
     };
     let pv = if a.weak {
@@ -435,7 +531,9 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     } else {
         solver.principal_variation(&pos, s.score).ok()
     };
-    let pv_str = pv.as_ref().map(|l| l.iter().map(|c| (c + 1).to_string()).collect::<String>());
+    let pv_str = pv
+        .as_ref()
+        .map(|l| l.iter().map(|c| (c + 1).to_string()).collect::<String>());
     let secs = s.elapsed.as_secs_f64();
     if a.json {
         let v = serde_json::json!({
@@ -463,7 +561,11 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
         if let Some(pv) = pv_str {
             println!("perfect play: {pv}");
         }
-        println!("nodes: {} ({}/s)", s.nodes, human(s.nodes as f64 / secs.max(1e-9)));
+        println!(
+            "nodes: {} ({}/s)",
+            s.nodes,
+            human(s.nodes as f64 / secs.max(1e-9))
+        );
         println!("time: {secs:.2} s on {threads} thread(s)");
     }
     Ok(ExitCode::SUCCESS)
@@ -510,7 +612,10 @@ fn run_bench(b: BenchArgs) -> Result<ExitCode, String> {
         (name, cases)
     };
     if b.empty {
-        sets.push(("empty board".into(), vec![parse_line("").expect("empty board")]));
+        sets.push((
+            "empty board".into(),
+            vec![parse_line("").expect("empty board")],
+        ));
     } else if b.input.is_empty() {
         for (name, text) in BUNDLED {
             let limit = b.limit.or((name == "Test_L1_R3").then_some(10));
@@ -526,11 +631,17 @@ fn run_bench(b: BenchArgs) -> Result<ExitCode, String> {
     let tt_mb = b.common.tt_mb.unwrap_or_else(default_tt_mb);
     println!(
         "fourfold bench: table {tt_mb} MiB, {} table per position, {} solve",
-        if b.fresh { "cleared" } else { "new generation of the" },
+        if b.fresh {
+            "cleared"
+        } else {
+            "new generation of the"
+        },
         if b.weak { "weak" } else { "strong" }
     );
     if threads.len() == 1 {
         let solver = build(&b.common, threads[0], None)?;
+        // Touch every page once (in parallel) so that no set pays for the OS zeroing them.
+        solver.table().clear();
         let wall = Instant::now();
         println!(
             "{:<14} {:>9} {:>9} {:>12} {:>14} {:>10}",
@@ -550,7 +661,11 @@ fn run_bench(b: BenchArgs) -> Result<ExitCode, String> {
                 stats.nodes as f64 / stats.secs.max(1e-12) / 1e6
             );
         }
-        println!("wall time: {:.2} s on {} thread(s)", wall.elapsed().as_secs_f64(), threads[0]);
+        println!(
+            "wall time: {:.2} s on {} thread(s)",
+            wall.elapsed().as_secs_f64(),
+            threads[0]
+        );
         warn_pin(&solver);
     } else {
         println!(
@@ -560,6 +675,7 @@ fn run_bench(b: BenchArgs) -> Result<ExitCode, String> {
         let mut base = None;
         for &t in &threads {
             let solver = build(&b.common, t, None)?;
+            solver.table().clear();
             let mut secs = 0.0;
             let mut nodes = 0;
             let mut fill: f64 = 0.0;
@@ -585,7 +701,11 @@ fn run_bench(b: BenchArgs) -> Result<ExitCode, String> {
             warn_pin(&solver);
         }
     }
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 struct SetStats {
@@ -594,15 +714,27 @@ struct SetStats {
 }
 
 /// Solves every case, returning time, nodes and the number of correct scores.
-fn bench_set(solver: &Solver, cases: &[Case], fresh: bool, weak: bool) -> Result<(SetStats, usize), String> {
-    let mut stats = SetStats { secs: 0.0, nodes: 0 };
+fn bench_set(
+    solver: &Solver,
+    cases: &[Case],
+    fresh: bool,
+    weak: bool,
+) -> Result<(SetStats, usize), String> {
+    let mut stats = SetStats {
+        secs: 0.0,
+        nodes: 0,
+    };
     let mut ok = 0;
     for c in cases {
         if fresh {
             solver.table().clear();
         }
-        let s = if weak { solver.solve_weak(&c.position) } else { solver.solve(&c.position) }
-            .map_err(|e| format!("{}: {e}", c.moves))?;
+        let s = if weak {
+            solver.solve_weak(&c.position)
+        } else {
+            solver.solve(&c.position)
+        }
+        .map_err(|e| format!("{}: {e}", c.moves))?;
         stats.secs += s.elapsed.as_secs_f64();
         stats.nodes += s.nodes;
         match c.expected {

@@ -30,7 +30,11 @@ pub(crate) struct MoveList<const W: usize> {
 impl<const W: usize> MoveList<W> {
     #[inline]
     pub(crate) fn new() -> Self {
-        MoveList { moves: [0; W], scores: [0; W], len: 0 }
+        MoveList {
+            moves: [0; W],
+            scores: [0; W],
+            len: 0,
+        }
     }
 
     /// Inserts keeping the list sorted by decreasing score; equal scores keep insertion
@@ -64,22 +68,13 @@ impl<const W: usize> MoveList<W> {
 }
 
 /// The threat score of playing `mv` for the player to move: how many empty cells would then
-/// complete a four for them. Threats in rows that suit the player's parity count double
-/// (odd rows, 1-based, for the first player; even rows for the second, as in Allis' rules of
-/// zugzwang control), and a threat that can be played at once next turn counts extra.
+/// complete a four for them.
+///
+/// Weighting the threats further (double for rows of the player's parity, extra for threats
+/// playable at once) was tried and searched more nodes; BENCHMARKS.md has the figures.
 #[inline]
 pub(crate) fn threat_score<const W: usize, const H: usize>(pos: &Position<W, H>, mv: u64) -> i32 {
-    let mine = pos.current() | mv;
-    let mask = pos.mask() | mv;
-    let threats = winning_cells::<W, H>(mine, mask);
-    let good_rows = if pos.moves() % 2 == 0 {
-        Position::<W, H>::EVEN_ROWS // rows 1, 3, 5 counted from 1: the first player's
-    } else {
-        Position::<W, H>::ODD_ROWS
-    };
-    let playable = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::BOARD;
-    (threats.count_ones() + (threats & good_rows).count_ones() + (threats & playable).count_ones())
-        as i32
+    winning_cells::<W, H>(pos.current() | mv, pos.mask() | mv).count_ones() as i32
 }
 
 #[cfg(test)]

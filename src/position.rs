@@ -101,7 +101,10 @@ impl fmt::Display for ParseError {
         let at = self.index + 1;
         match &self.kind {
             ParseErrorKind::InvalidCharacter(c) => {
-                write!(f, "invalid character {c:?} at move {at}: expected a column digit")
+                write!(
+                    f,
+                    "invalid character {c:?} at move {at}: expected a column digit"
+                )
             }
             ParseErrorKind::ColumnOutOfRange(c) => {
                 write!(f, "column {c} at move {at} is out of range")
@@ -123,7 +126,10 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// of at least 4 or a row of at least 4 cells, at most 9 columns (one digit per move) and
     /// an even number of cells is not required.
     const LAYOUT_OK: () = {
-        assert!(W * (H + 1) <= 64, "a W x H board needs W * (H + 1) <= 64 bits");
+        assert!(
+            W * (H + 1) <= 64,
+            "a W x H board needs W * (H + 1) <= 64 bits"
+        );
         assert!(W >= 1 && H >= 1);
         assert!(W <= 9, "the move-string format has one digit per move");
     };
@@ -164,7 +170,11 @@ impl<const W: usize, const H: usize> Position<W, H> {
     pub const fn new() -> Self {
         #[allow(clippy::let_unit_value)]
         let () = Self::LAYOUT_OK;
-        Position { current: 0, mask: 0, moves: 0 }
+        Position {
+            current: 0,
+            mask: 0,
+            moves: 0,
+        }
     }
 
     /// Parses a move string: one digit `1..=W` per move, first player first. The empty
@@ -189,17 +199,29 @@ impl<const W: usize, const H: usize> Position<W, H> {
                 kind: ParseErrorKind::InvalidCharacter(ch),
             })?;
             if digit == 0 || digit as usize > W {
-                return Err(ParseError { index, kind: ParseErrorKind::ColumnOutOfRange(digit) });
+                return Err(ParseError {
+                    index,
+                    kind: ParseErrorKind::ColumnOutOfRange(digit),
+                });
             }
             let col = digit as usize - 1;
             if p.moves >= Self::CELLS {
-                return Err(ParseError { index, kind: ParseErrorKind::BoardFull });
+                return Err(ParseError {
+                    index,
+                    kind: ParseErrorKind::BoardFull,
+                });
             }
             if !p.can_play(col) {
-                return Err(ParseError { index, kind: ParseErrorKind::ColumnFull(digit) });
+                return Err(ParseError {
+                    index,
+                    kind: ParseErrorKind::ColumnFull(digit),
+                });
             }
             if p.is_winning_move(col) {
-                return Err(ParseError { index, kind: ParseErrorKind::AlreadyWon(digit) });
+                return Err(ParseError {
+                    index,
+                    kind: ParseErrorKind::AlreadyWon(digit),
+                });
             }
             p.play_col(col);
         }
@@ -493,9 +515,18 @@ mod tests {
         let e = P::parse("44x").unwrap_err();
         assert_eq!(e.index(), 2);
         assert_eq!(e.kind(), &ParseErrorKind::InvalidCharacter('x'));
-        assert_eq!(P::parse("8").unwrap_err().kind(), &ParseErrorKind::ColumnOutOfRange(8));
-        assert_eq!(P::parse("0").unwrap_err().kind(), &ParseErrorKind::ColumnOutOfRange(0));
-        assert_eq!(P::parse("1111111").unwrap_err().kind(), &ParseErrorKind::ColumnFull(1));
+        assert_eq!(
+            P::parse("8").unwrap_err().kind(),
+            &ParseErrorKind::ColumnOutOfRange(8)
+        );
+        assert_eq!(
+            P::parse("0").unwrap_err().kind(),
+            &ParseErrorKind::ColumnOutOfRange(0)
+        );
+        assert_eq!(
+            P::parse("1111111").unwrap_err().kind(),
+            &ParseErrorKind::ColumnFull(1)
+        );
         let e = P::parse("1212121").unwrap_err();
         assert_eq!(e.kind(), &ParseErrorKind::AlreadyWon(1));
         assert_eq!(e.index(), 6);

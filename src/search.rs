@@ -24,8 +24,9 @@
 use crate::ordering::{column_order, threat_score, MoveList};
 use crate::position::{has_four, Position};
 use crate::sync::{AtomicU64, Ordering};
-use crate::table::{Bound, Table};
+use crate::table::{Bound, InProgress, Table};
 use crate::StopFlag;
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Tuning knobs of the search. The defaults are the measured best on 7 x 6.
@@ -42,6 +43,18 @@ pub struct Params {
     pub table_every_ply: bool,
     /// Use the claim-even upper bound (boards of even height).
     pub claim_even: bool,
+    /// Positions with fewer stones than this start the exact-score driver with the window
+    /// around 0 (their score is usually small) rather than halfway to a bound.
+    pub zero_window_below: u32,
+    /// With several threads, put off children another thread is searching while fewer than
+    /// this many stones are down.
+    pub defer_below: u32,
+    /// Only helper threads put off busy children; the main thread keeps its order.
+    pub only_helpers_defer: bool,
+    /// Helper threads test a window next to the main thread's instead of the same one.
+    pub helper_windows: bool,
+    /// Prefetch the children's buckets while ordering moves.
+    pub prefetch: bool,
 }
 
 impl Default for Params {
@@ -52,6 +65,11 @@ impl Default for Params {
             mirror_below: 14,
             table_every_ply: false,
             claim_even: true,
+            zero_window_below: 8,
+            prefetch: true,
+            helper_windows: true,
+            defer_below: 26,
+            only_helpers_defer: true,
         }
     }
 }
@@ -69,6 +87,8 @@ pub(crate) struct Shared<'a> {
     /// Where this thread publishes its node count for live progress.
     pub live_nodes: &'a AtomicU64,
     pub deadline: Option<Instant>,
+    /// Marks of the nodes being searched, when the solve has several threads.
+    pub busy: Option<&'a InProgress>,
 }
 
 /// The state of one thread's search.
@@ -78,9 +98,8 @@ pub(crate) struct Searcher<'a, const W: usize, const H: usize> {
     /// Nodes searched (forced moves played through are not counted).
     pub nodes: u64,
     aborted: bool,
-    /// Ordering jitter for helper threads (0 for the main thread).
-    rng: u64,
-    jitter_below: u32,
+    /// Whether this thread puts off children other threads are searching.
+    defers: bool,
 }
 
 /// Bounds of the score proven so far by a driver; `lower == upper` once exact.
@@ -100,8 +119,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             params,
             nodes: 0,
             aborted: false,
-            rng: if thread == 0 { 0 } else { 0x9E37_79B9_7F4A_7C15 ^ (thread as u64) << 32 },
-            jitter_below: if thread == 0 { 0 } else { 12 + 2 * (thread as u32 % 4) },
+            defers: thread > 0 || !params.only_helpers_defer,
         }
     }
 
@@ -119,7 +137,10 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
     /// The score bounds of a position before any search.
     pub(crate) fn initial_window(pos: &Position<W, H>) -> Window {
         let m = pos.moves() as i32;
-        Window { lower: -(Self::CELLS - m) / 2, upper: (Self::CELLS + 1 - m) / 2 }
+        Window {
+            lower: -(Self::CELLS - m) / 2,
+            upper: (Self::CELLS + 1 - m) / 2,
+        }
     }
 
     #[cold]
@@ -131,14 +152,6 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             self.shared.stop.raise();
             self.aborted = true;
         }
-    }
-
-    #[inline]
-    fn next_jitter(&mut self) -> i32 {
-        self.rng ^= self.rng << 13;
-        self.rng ^= self.rng >> 7;
-        self.rng ^= self.rng << 17;
-        (self.rng >> 61) as i32 & 1
     }
 
     /// Negamax with alpha-beta, fail-soft: a result `<= alpha` is an upper bound of the score,
@@ -177,6 +190,27 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             alpha = min;
             if alpha >= beta {
                 return alpha;
+            }
+        }
+        if H % 2 == 0 && self.params.claim_even && moves % 2 == 1 {
+            // Claim-even for us as the follower: if exactly one column has an odd number of
+            // stones, our stone on top of it evens every column, and from there we answer
+            // each opponent move in the same column.
+            let free = pos.mask() + Position::<W, H>::BOTTOM;
+            let odd = free & Position::<W, H>::ODD_ROWS;
+            if odd != 0 && odd & (odd - 1) == 0 {
+                let empty = !(pos.mask() | odd);
+                let theirs = pos.opponent() | (Position::<W, H>::EVEN_ROWS & empty);
+                if !has_four::<W, H>(theirs) {
+                    let ours = pos.current() | odd | (Position::<W, H>::ODD_ROWS & empty);
+                    let lb = if has_four::<W, H>(ours) { 1 } else { 0 };
+                    if alpha < lb {
+                        alpha = lb;
+                        if alpha >= beta {
+                            return alpha;
+                        }
+                    }
+                }
             }
         }
         // We cannot win with our next stone (the caller checked).
@@ -257,15 +291,15 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
 
         let mut list = MoveList::<W>::new();
         let threats = (moves as u32) < self.params.threat_order_below;
-        let jitter = (moves as u32) < self.jitter_below;
+        // Children that will probe the table: start loading their buckets now.
+        let prefetch = self.params.prefetch && (self.params.table_every_ply || moves % 2 == 1);
         for &col in Self::ORDER.iter() {
             let mv = next & Position::<W, H>::column_mask(col);
             if mv != 0 {
-                let mut score = if threats { threat_score(pos, mv) } else { 0 };
-                if jitter {
-                    score += self.next_jitter();
+                if prefetch {
+                    self.shared.table.prefetch(pos.after(mv).key());
                 }
-                list.push(mv, score);
+                list.push(mv, if threats { threat_score(pos, mv) } else { 0 });
             }
         }
         if let Some(c) = tt_move {
@@ -276,81 +310,151 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         let alpha0 = alpha;
         let mut best = i32::MIN;
         let mut best_move = 0u64;
-        for &mv in list.as_slice() {
-            let v = -self.negamax(&pos.after(mv), -beta, -alpha);
+        // With several threads, near the root: announce that this node is being searched,
+        // and put off children another thread is searching now (ABDADA's idea) so that the
+        // threads spread over the tree instead of searching the same child together.
+        let busy = self
+            .shared
+            .busy
+            .filter(|_| (moves as u32) < self.params.defer_below);
+        let marked = busy.is_some_and(|b| b.enter(key));
+        let mut deferred = [0u64; W];
+        let (mut n_deferred, mut i, mut second) = (0, 0, false);
+        let mut cutoff = None;
+        loop {
+            let mv = if !second && i < list.as_slice().len() {
+                list.as_slice()[i]
+            } else if !second {
+                (second, i) = (true, 0);
+                continue;
+            } else if i < n_deferred {
+                deferred[i]
+            } else {
+                break;
+            };
+            i += 1;
+            let child = pos.after(mv);
+            if !second && i > 1 && self.defers && busy.is_some_and(|b| b.is_busy(child.key())) {
+                deferred[n_deferred] = mv;
+                n_deferred += 1;
+                continue;
+            }
+            let v = -self.negamax(&child, -beta, -alpha);
             if self.aborted {
-                return 0;
+                break;
             }
             if v > best {
                 best = v;
                 best_move = mv;
             }
             if v >= beta {
-                if use_table {
-                    let col = Position::<W, H>::column_of(mv) as u8;
-                    self.shared.table.store(key, v, Bound::Lower, Some(col), self.nodes - start);
-                }
-                return v;
+                cutoff = Some(v);
+                break;
             }
             if v > alpha {
                 alpha = v;
             }
         }
+        if marked {
+            if let Some(b) = busy {
+                b.leave(key);
+            }
+        }
+        if self.aborted {
+            return 0;
+        }
+        if let Some(v) = cutoff {
+            if use_table {
+                let col = Position::<W, H>::column_of(best_move) as u8;
+                self.shared
+                    .table
+                    .store(key, v, Bound::Lower, Some(col), self.nodes - start);
+            }
+            return v;
+        }
         if use_table {
             let (bound, mv) = if best > alpha0 {
-                (Bound::Exact, Some(Position::<W, H>::column_of(best_move) as u8))
+                (
+                    Bound::Exact,
+                    Some(Position::<W, H>::column_of(best_move) as u8),
+                )
             } else {
                 (Bound::Upper, None)
             };
-            self.shared.table.store(key, best, bound, mv, self.nodes - start);
+            self.shared
+                .table
+                .store(key, best, bound, mv, self.nodes - start);
         }
         best
     }
 
-    /// The exact score, narrowed by null-window searches, or `None` if stopped. `window` is
-    /// kept up to date with the bounds proven so far; `on_step` hears of each finished
-    /// null-window search.
+    /// The exact score, narrowed by null-window searches, or `None` if stopped.
+    ///
+    /// `window` holds the bounds proven so far and is shared by every thread of the solve:
+    /// each iteration starts from its latest value and narrows it. Thread 0 tests the
+    /// classic midpoint; helper `t` tests a neighbouring window (`+1`, `-1`, `+2`, ...) so
+    /// that two threads prove both sides of the answer at once. `on_step` hears of each
+    /// finished null-window search.
     pub(crate) fn solve(
         &mut self,
         pos: &Position<W, H>,
-        window: &mut Window,
-        first_guess: i32,
+        window: &Mutex<Window>,
+        thread: usize,
         on_step: &mut dyn FnMut(&Window, u64),
     ) -> Option<i32> {
-        if pos.is_full() {
-            *window = Window { lower: 0, upper: 0 };
-            return Some(0);
-        }
-        if pos.can_win_next() {
-            let s = Self::win_now(pos.moves());
-            *window = Window { lower: s, upper: s };
+        let lock = |w: &Mutex<Window>| *w.lock().unwrap_or_else(|e| e.into_inner());
+        if pos.is_full() || pos.can_win_next() {
+            let s = if pos.is_full() {
+                0
+            } else {
+                Self::win_now(pos.moves())
+            };
+            *window.lock().unwrap_or_else(|e| e.into_inner()) = Window { lower: s, upper: s };
             return Some(s);
         }
-        let mut first = true;
-        while window.lower < window.upper {
-            let (min, max) = (window.lower, window.upper);
+        let zero_first = pos.moves() < self.params.zero_window_below;
+        loop {
+            let Window {
+                lower: min,
+                upper: max,
+            } = lock(window);
+            if min >= max {
+                return Some(min);
+            }
             let mut med = min + (max - min) / 2;
-            if first && (min..max).contains(&first_guess) {
-                med = first_guess;
+            if zero_first {
+                // Small scores expected: the sign first, then one step at a time away from 0.
+                med = if (min..max).contains(&0) {
+                    0
+                } else if min > 0 {
+                    min
+                } else {
+                    max - 1
+                };
             } else if med <= 0 && min / 2 < med {
                 med = min / 2;
             } else if med >= 0 && max / 2 > med {
                 med = max / 2;
             }
-            first = false;
+            if thread > 0 && self.params.helper_windows {
+                let step = thread.div_ceil(2) as i32;
+                med = (med + if thread % 2 == 1 { step } else { -step }).clamp(min, max - 1);
+            }
             // Is the score above `med`?
             let r = self.negamax(pos, med, med + 1);
             if self.aborted {
                 return None;
             }
+            let mut w = window.lock().unwrap_or_else(|e| e.into_inner());
             if r <= med {
-                window.upper = r.min(window.upper);
+                w.upper = w.upper.min(r);
             } else {
-                window.lower = r.max(window.lower);
+                w.lower = w.lower.max(r);
             }
-            on_step(window, self.nodes);
+            let now = *w;
+            drop(w);
+            on_step(&now, self.nodes);
         }
-        Some(window.lower)
     }
 
     /// Win (1), draw (0) or loss (-1) for the player to move, or `None` if stopped.

@@ -16,7 +16,7 @@
 use crate::position::{key_bits, Position};
 use crate::search::{Params, Searcher, Shared, Window};
 use crate::sync::AtomicU64;
-use crate::table::{Table, TableError};
+use crate::table::{InProgress, Table, TableError};
 use crate::StopFlag;
 use crossbeam_utils::CachePadded;
 use std::fmt;
@@ -54,7 +54,9 @@ pub struct Analysis {
 impl Analysis {
     /// The columns with the highest score (0-based), centre first.
     pub fn best_columns(&self) -> Vec<usize> {
-        let Some(best) = self.scores.iter().flatten().max() else { return Vec::new() };
+        let Some(best) = self.scores.iter().flatten().max() else {
+            return Vec::new();
+        };
         let w = self.scores.len();
         let mut cols: Vec<usize> = (0..w).filter(|&c| self.scores[c] == Some(*best)).collect();
         cols.sort_by_key(|&c| (2 * c).abs_diff(w - 1));
@@ -77,7 +79,11 @@ pub struct Interrupted {
 
 impl fmt::Display for Interrupted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "stopped with the score proven in [{}, {}]", self.lower, self.upper)
+        write!(
+            f,
+            "stopped with the score proven in [{}, {}]",
+            self.lower, self.upper
+        )
     }
 }
 
@@ -173,7 +179,9 @@ impl SolverBuilder {
     /// Builds the solver for `W` x `H` boards, allocating its table.
     pub fn build<const W: usize, const H: usize>(self) -> Result<Solver<W, H>, BuildError> {
         if self.threads == 0 {
-            return Err(BuildError { msg: "the number of threads must be at least 1, not 0".into() });
+            return Err(BuildError {
+                msg: "the number of threads must be at least 1, not 0".into(),
+            });
         }
         let table = Table::new(self.table_mib, key_bits(W, H))?;
         Ok(Solver {
@@ -184,7 +192,9 @@ impl SolverBuilder {
             time_limit: self.time_limit,
             params: self.params,
             stop: Arc::new(StopFlag::new()),
-            live: (0..self.threads).map(|_| CachePadded::new(AtomicU64::new(0))).collect(),
+            live: (0..self.threads)
+                .map(|_| CachePadded::new(AtomicU64::new(0)))
+                .collect(),
         })
     }
 }
@@ -262,7 +272,10 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Nodes searched so far by the solve in progress, summed over its threads; updated every
     /// few thousand nodes, for progress displays.
     pub fn live_nodes(&self) -> u64 {
-        self.live.iter().map(|c| c.load(crate::sync::Ordering::Relaxed)).sum()
+        self.live
+            .iter()
+            .map(|c| c.load(crate::sync::Ordering::Relaxed))
+            .sum()
     }
 
     /// The exact score of `pos` and a best move.
@@ -277,12 +290,39 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         pos: &Position<W, H>,
         on_step: &mut (dyn FnMut(Step) + Send),
     ) -> Result<Solution, Interrupted> {
-        self.run(pos, Mode::Exact, on_step)
+        self.run(pos, Mode::Exact, on_step, self.threads, true)
     }
 
     /// Win (1), draw (0) or loss (-1) for the player to move, and a move that achieves it.
     pub fn solve_weak(&self, pos: &Position<W, H>) -> Result<Solution, Interrupted> {
-        self.run(pos, Mode::Weak, &mut |_| {})
+        self.run(pos, Mode::Weak, &mut |_| {}, self.threads, true)
+    }
+
+    /// Solves many positions at once, one thread per position, spread over the solver's
+    /// threads by rayon on the shared table; results come back in input order. For batches
+    /// of short solves this beats putting every thread on each position in turn
+    /// (BENCHMARKS.md has the measurement). `weak` asks for win/draw/loss only.
+    pub fn solve_many(
+        &self,
+        positions: &[Position<W, H>],
+        weak: bool,
+    ) -> Vec<Result<Solution, Interrupted>> {
+        use rayon::prelude::*;
+        self.table.new_generation();
+        let mode = if weak { Mode::Weak } else { Mode::Exact };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build();
+        let job = || {
+            positions
+                .par_iter()
+                .map(|p| self.run(p, mode, &mut |_| {}, 1, false))
+                .collect()
+        };
+        match pool {
+            Ok(pool) => pool.install(job),
+            Err(_) => job(),
+        }
     }
 
     /// The score of every column: what the player to move gets by playing there.
@@ -300,15 +340,21 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             }
             let mut child = *pos;
             child.play_col(col);
-            let s = self.run(&child, Mode::Exact, &mut |_| {}).map_err(|mut e| {
-                (e.lower, e.upper) = (-e.upper, -e.lower);
-                e.nodes += nodes;
-                e
-            })?;
+            let s = self
+                .run(&child, Mode::Exact, &mut |_| {}, self.threads, true)
+                .map_err(|mut e| {
+                    (e.lower, e.upper) = (-e.upper, -e.lower);
+                    e.nodes += nodes;
+                    e
+                })?;
             nodes += s.nodes;
             *slot = Some(-s.score);
         }
-        Ok(Analysis { scores, nodes, elapsed: start.elapsed() })
+        Ok(Analysis {
+            scores,
+            nodes,
+            elapsed: start.elapsed(),
+        })
     }
 
     /// The principal variation from `pos`, whose exact score is `score`: a line of columns
@@ -347,7 +393,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     ) -> Result<T, Interrupted> {
         let start = Instant::now();
         let done = StopFlag::new();
-        let mut searcher = Searcher::new(self.shared(&done, 0, start), self.params, 0);
+        let mut searcher = Searcher::new(self.shared(&done, 0, start, None), self.params, 0);
         f(&mut searcher).ok_or(Interrupted {
             lower: i32::MIN,
             upper: i32::MAX,
@@ -356,8 +402,15 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         })
     }
 
-    fn shared<'a>(&'a self, done: &'a StopFlag, thread: usize, start: Instant) -> Shared<'a> {
+    fn shared<'a>(
+        &'a self,
+        done: &'a StopFlag,
+        thread: usize,
+        start: Instant,
+        busy: Option<&'a InProgress>,
+    ) -> Shared<'a> {
         Shared {
+            busy,
             table: &self.table,
             stop: &self.stop,
             done,
@@ -366,59 +419,76 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         }
     }
 
+    /// One solve on `threads` threads; `fresh` starts a new table generation and resets the
+    /// live counters (batches running concurrent solves do that once for all).
     fn run(
         &self,
         pos: &Position<W, H>,
         mode: Mode,
         on_step: &mut (dyn FnMut(Step) + Send),
+        threads: usize,
+        fresh: bool,
     ) -> Result<Solution, Interrupted> {
         let start = Instant::now();
-        self.table.new_generation();
-        for c in &self.live {
-            c.store(0, crate::sync::Ordering::Relaxed);
+        if fresh {
+            self.table.new_generation();
+            for c in &self.live {
+                c.store(0, crate::sync::Ordering::Relaxed);
+            }
         }
         let done = StopFlag::new();
+        let marks = (threads > 1).then(InProgress::new);
+        let busy = marks.as_ref();
         // What the first finisher leaves: its score and best move.
         let answer: Mutex<Option<(i32, Option<usize>)>> = Mutex::new(None);
         let best_window = Mutex::new(Searcher::<W, H>::initial_window(pos));
         let on_step = Mutex::new(on_step);
-        let nodes: Vec<AtomicU64> = (0..self.threads).map(|_| AtomicU64::new(0)).collect();
-        let cores = if self.pin { core_affinity::get_core_ids().unwrap_or_default() } else { vec![] };
+        let nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+        // Concurrent single-thread solves of a batch publish on the rayon worker's slot.
+        let slot = |t: usize| {
+            if threads == 1 {
+                rayon::current_thread_index().unwrap_or(0) % self.live.len()
+            } else {
+                t
+            }
+        };
+        let cores = if self.pin {
+            core_affinity::get_core_ids().unwrap_or_default()
+        } else {
+            vec![]
+        };
         if self.pin && cores.is_empty() {
-            self.pin_failed.store(true, std::sync::atomic::Ordering::Relaxed);
+            self.pin_failed
+                .store(true, std::sync::atomic::Ordering::Relaxed);
         }
 
         let work = |thread: usize| {
-            if self.pin && !cores.is_empty() && !core_affinity::set_for_current(cores[thread % cores.len()])
+            if self.pin
+                && !cores.is_empty()
+                && !core_affinity::set_for_current(cores[thread % cores.len()])
             {
-                self.pin_failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                self.pin_failed
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
             }
-            let mut searcher = Searcher::<W, H>::new(self.shared(&done, thread, start), self.params, thread);
-            let mut window = Searcher::<W, H>::initial_window(pos);
+            let mut searcher = Searcher::<W, H>::new(
+                self.shared(&done, slot(thread), start, busy),
+                self.params,
+                thread,
+            );
             let result = match mode {
                 Mode::Exact => {
-                    // Helpers start on a different first window than the main thread.
-                    let guess = match thread % 3 {
-                        0 => i32::MIN,
-                        1 => 0,
-                        _ => 1,
-                    };
                     let mut report = |w: &Window, n: u64| {
-                        let mut bw = best_window.lock().unwrap_or_else(|e| e.into_inner());
-                        bw.lower = bw.lower.max(w.lower);
-                        bw.upper = bw.upper.min(w.upper);
-                        let step = Step {
-                            lower: bw.lower,
-                            upper: bw.upper,
-                            nodes: n,
-                            elapsed: start.elapsed(),
-                        };
-                        drop(bw);
                         if thread == 0 {
+                            let step = Step {
+                                lower: w.lower,
+                                upper: w.upper,
+                                nodes: n,
+                                elapsed: start.elapsed(),
+                            };
                             (on_step.lock().unwrap_or_else(|e| e.into_inner()))(step);
                         }
                     };
-                    searcher.solve(pos, &mut window, guess, &mut report)
+                    searcher.solve(pos, &best_window, thread, &mut report)
                 }
                 Mode::Weak => searcher.solve_weak(pos),
             };
@@ -440,34 +510,52 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             nodes[thread].store(searcher.nodes, crate::sync::Ordering::Relaxed);
         };
 
-        if self.threads == 1 {
+        if threads == 1 {
             work(0);
         } else {
             std::thread::scope(|s| {
-                for t in 1..self.threads {
+                for t in 1..threads {
                     let work = &work;
                     s.spawn(move || work(t));
                 }
                 work(0);
             });
         }
-        let total: u64 = nodes.iter().map(|n| n.load(crate::sync::Ordering::Relaxed)).sum();
+        let total: u64 = nodes
+            .iter()
+            .map(|n| n.load(crate::sync::Ordering::Relaxed))
+            .sum();
         let elapsed = start.elapsed();
         match answer.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some((score, best_move)) => Ok(Solution { score, best_move, nodes: total, elapsed }),
+            Some((score, best_move)) => Ok(Solution {
+                score,
+                best_move,
+                nodes: total,
+                elapsed,
+            }),
             None => {
                 let w = best_window.into_inner().unwrap_or_else(|e| e.into_inner());
                 let (lower, upper) = match mode {
                     Mode::Exact => (w.lower, w.upper),
                     Mode::Weak => (-1, 1),
                 };
-                Err(Interrupted { lower, upper, nodes: total, elapsed })
+                Err(Interrupted {
+                    lower,
+                    upper,
+                    nodes: total,
+                    elapsed,
+                })
             }
         }
     }
 
     /// A move keeping a weak outcome: a move whose child has the opposite outcome.
-    fn weak_move(&self, s: &mut Searcher<'_, W, H>, pos: &Position<W, H>, score: i32) -> Option<usize> {
+    fn weak_move(
+        &self,
+        s: &mut Searcher<'_, W, H>,
+        pos: &Position<W, H>,
+        score: i32,
+    ) -> Option<usize> {
         if pos.is_full() {
             return None;
         }

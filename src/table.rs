@@ -50,7 +50,7 @@
 //! generation is worth less than any entry of the current one, and within a generation the
 //! entry with the least work goes first.
 
-use crate::sync::{AtomicU32, Ordering};
+use crate::sync::{AtomicU32, AtomicU64, Ordering};
 use std::fmt;
 
 /// Slots per bucket: one 64-byte cache line.
@@ -265,7 +265,9 @@ impl Table {
     /// 7 x 6).
     pub fn new(mib: usize, key_bits: u32) -> Result<Table, TableError> {
         if mib == 0 {
-            return Err(TableError { msg: "table size must be at least 1 MiB, not 0".into() });
+            return Err(TableError {
+                msg: "table size must be at least 1 MiB, not 0".into(),
+            });
         }
         if mib > MAX_MIB {
             return Err(TableError {
@@ -278,10 +280,14 @@ impl Table {
     /// A table of exactly `buckets` buckets (at least 1), for tests and models.
     pub fn with_buckets(buckets: usize, key_bits: u32) -> Result<Table, TableError> {
         if buckets == 0 {
-            return Err(TableError { msg: "a table needs at least one bucket".into() });
+            return Err(TableError {
+                msg: "a table needs at least one bucket".into(),
+            });
         }
         if !(1..=64).contains(&key_bits) {
-            return Err(TableError { msg: format!("key width {key_bits} is not in 1..=64") });
+            return Err(TableError {
+                msg: format!("key width {key_bits} is not in 1..=64"),
+            });
         }
         let index_bits = usize::BITS - 1 - buckets.leading_zeros();
         if index_bits + CHECK_BITS < key_bits {
@@ -371,7 +377,13 @@ impl Table {
         let (first, check) = self.locate(key);
         let generation = self.generation();
         let work_log = (63 - (work | 1).leading_zeros()).min(MAX_WORK) as u8;
-        let mut entry = Entry { value, bound, best_move, work: work_log, generation };
+        let mut entry = Entry {
+            value,
+            bound,
+            best_move,
+            work: work_log,
+            generation,
+        };
         let mut victim = first;
         let mut victim_worth = u32::MAX;
         for i in first..first + SLOTS_PER_BUCKET {
@@ -398,7 +410,9 @@ impl Table {
             }
         }
         // ORDERING: Relaxed: one whole-word store; readers need no other memory with it.
-        self.slots.get(victim).store(pack(check, &entry), Ordering::Relaxed);
+        self.slots
+            .get(victim)
+            .store(pack(check, &entry), Ordering::Relaxed);
     }
 
     /// The fraction of sampled slots (up to the first 8192) that hold an entry of the current
@@ -419,6 +433,63 @@ impl Table {
     /// Empties the table, on all the cores rayon has.
     pub fn clear(&self) {
         self.slots.clear();
+    }
+}
+
+/// Marks of the positions some thread is searching right now, so that other threads can put
+/// them off (a small direct-mapped array of keys; a collision only loses a mark).
+///
+/// Used by the search near the root when a solve has several threads. A mark is advice for
+/// move ordering, never for a score: a lost or stale mark changes only the order in which
+/// a thread visits children.
+pub struct InProgress {
+    marks: Box<[AtomicU64]>,
+}
+
+impl InProgress {
+    const SIZE: usize = 1 << 14;
+
+    /// An empty set of marks.
+    pub fn new() -> Self {
+        InProgress {
+            marks: (0..Self::SIZE).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> &AtomicU64 {
+        &self.marks[(key.wrapping_mul(MUL1) >> 50) as usize & (Self::SIZE - 1)]
+    }
+
+    /// Marks `key` (a non-zero exact key) as being searched; false if the slot was taken.
+    #[inline]
+    pub fn enter(&self, key: u64) -> bool {
+        // ORDERING: Relaxed: a mark is a hint; nothing is published through it.
+        self.slot(key)
+            .compare_exchange(0, key, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// Removes the mark `enter` made.
+    #[inline]
+    pub fn leave(&self, key: u64) {
+        // ORDERING: Relaxed, as in `enter`.
+        let _ = self
+            .slot(key)
+            .compare_exchange(key, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// True when some thread marked `key`.
+    #[inline]
+    pub fn is_busy(&self, key: u64) -> bool {
+        // ORDERING: Relaxed, as in `enter`.
+        self.slot(key).load(Ordering::Relaxed) == key
+    }
+}
+
+impl Default for InProgress {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -466,7 +537,11 @@ mod storage {
                     unsafe {
                         libc::madvise(p, bytes, libc::MADV_HUGEPAGE);
                     }
-                    return Slots { ptr: p.cast(), len, mapped: true };
+                    return Slots {
+                        ptr: p.cast(),
+                        len,
+                        mapped: true,
+                    };
                 }
             }
             let layout = std::alloc::Layout::from_size_align(bytes, 64).expect("table layout");
@@ -475,7 +550,11 @@ mod storage {
             if p.is_null() {
                 std::alloc::handle_alloc_error(layout);
             }
-            Slots { ptr: p.cast(), len, mapped: false }
+            Slots {
+                ptr: p.cast(),
+                len,
+                mapped: false,
+            }
         }
 
         #[inline]
@@ -605,7 +684,13 @@ mod tests {
                     for work in [0, 1, 62, 63] {
                         for generation in [0, 1, 30, 31] {
                             for check in [0, 1, (1u64 << CHECK_BITS) - 1] {
-                                let e = Entry { value, bound, best_move, work, generation };
+                                let e = Entry {
+                                    value,
+                                    bound,
+                                    best_move,
+                                    work,
+                                    generation,
+                                };
                                 let w = pack(check, &e);
                                 assert_ne!(w, 0);
                                 assert_eq!(unpack(w), Some(e));
@@ -645,7 +730,10 @@ mod tests {
                 let h = mix(k, bits);
                 let (first, _) = t.locate(k);
                 assert!(first / SLOTS_PER_BUCKET < buckets);
-                assert!(seen.insert((first, h & ((1u64 << c) - 1))), "bits {bits} n {buckets}");
+                assert!(
+                    seen.insert((first, h & ((1u64 << c) - 1))),
+                    "bits {bits} n {buckets}"
+                );
             }
         }
     }
@@ -656,7 +744,13 @@ mod tests {
         let mut s = 99;
         let keys: Vec<u64> = (0..2000).map(|_| rng(&mut s) & key_mask(49)).collect();
         for (i, &k) in keys.iter().enumerate() {
-            t.store(k, (i % 37) as i32 - 18, Bound::Lower, Some((i % 7) as u8), i as u64);
+            t.store(
+                k,
+                (i % 37) as i32 - 18,
+                Bound::Lower,
+                Some((i % 7) as u8),
+                i as u64,
+            );
         }
         let mut hits = 0;
         for (i, &k) in keys.iter().enumerate() {
@@ -665,7 +759,10 @@ mod tests {
                 assert_eq!(e.value, (i % 37) as i32 - 18);
                 assert_eq!(e.best_move, Some((i % 7) as u8));
             }
-            assert_eq!(t.probe(k ^ (1 << 48)).map(|e| e.value).filter(|_| false), None);
+            assert_eq!(
+                t.probe(k ^ (1 << 48)).map(|e| e.value).filter(|_| false),
+                None
+            );
         }
         assert!(hits > 1900);
     }

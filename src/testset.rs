@@ -33,7 +33,9 @@ impl fmt::Display for LineError {
         match self {
             LineError::Moves(e) => e.fmt(f),
             LineError::Score(s) => write!(f, "expected score {s:?} is not an integer"),
-            LineError::TrailingFields => f.write_str("too many fields: expected `<moves> [<score>]`"),
+            LineError::TrailingFields => {
+                f.write_str("too many fields: expected `<moves> [<score>]`")
+            }
         }
     }
 }
@@ -45,14 +47,21 @@ pub fn parse_line<const W: usize, const H: usize>(line: &str) -> Result<Case<W, 
     let mut fields = line.split_whitespace();
     let moves = fields.next().unwrap_or("");
     let expected = match fields.next() {
-        Some(s) => Some(s.parse::<i32>().map_err(|_| LineError::Score(s.to_string()))?),
+        Some(s) => Some(
+            s.parse::<i32>()
+                .map_err(|_| LineError::Score(s.to_string()))?,
+        ),
         None => None,
     };
     if fields.next().is_some() {
         return Err(LineError::TrailingFields);
     }
     let position = Position::parse(moves).map_err(LineError::Moves)?;
-    Ok(Case { moves: moves.to_string(), position, expected })
+    Ok(Case {
+        moves: moves.to_string(),
+        position,
+        expected,
+    })
 }
 
 #[cfg(test)]
@@ -65,8 +74,14 @@ mod tests {
         assert_eq!((c.moves.as_str(), c.expected), ("4453", Some(-2)));
         let c: Case = parse_line("").unwrap();
         assert_eq!(c.position.moves(), 0);
-        assert!(matches!(parse_line::<7, 6>("44 x"), Err(LineError::Score(_))));
-        assert!(matches!(parse_line::<7, 6>("44 1 2"), Err(LineError::TrailingFields)));
+        assert!(matches!(
+            parse_line::<7, 6>("44 x"),
+            Err(LineError::Score(_))
+        ));
+        assert!(matches!(
+            parse_line::<7, 6>("44 1 2"),
+            Err(LineError::TrailingFields)
+        ));
         assert!(matches!(parse_line::<7, 6>("4a"), Err(LineError::Moves(_))));
     }
 }

@@ -12,7 +12,12 @@ fn run(args: &[&str], stdin: Option<&str>) -> Output {
         .spawn()
         .expect("run fourfold");
     if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
     }
     drop(child.stdin.take());
     child.wait_with_output().unwrap()
@@ -24,10 +29,26 @@ fn text(b: &[u8]) -> String {
 
 #[test]
 fn solve_prints_moves_and_score_and_stats() {
-    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "2252576253462244111563365343671351441"], None);
+    let o = run(
+        &[
+            "solve",
+            "--tt-mb",
+            "8",
+            "-t",
+            "1",
+            "2252576253462244111563365343671351441",
+        ],
+        None,
+    );
     assert!(o.status.success());
-    assert_eq!(text(&o.stdout), "2252576253462244111563365343671351441 -1\n");
-    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "--stats", "4453"], None);
+    assert_eq!(
+        text(&o.stdout),
+        "2252576253462244111563365343671351441 -1\n"
+    );
+    let o = run(
+        &["solve", "--tt-mb", "8", "-t", "1", "--stats", "4453"],
+        None,
+    );
     let out = text(&o.stdout);
     let f: Vec<&str> = out.split_whitespace().collect();
     assert_eq!(f.len(), 4, "{out}");
@@ -39,13 +60,19 @@ fn solve_prints_moves_and_score_and_stats() {
 
 #[test]
 fn json_weak_and_analyze() {
-    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "--json", "44455554221"], None);
+    let o = run(
+        &["solve", "--tt-mb", "8", "-t", "1", "--json", "44455554221"],
+        None,
+    );
     let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
     for k in ["moves", "score", "best_move", "nodes", "micros"] {
         assert!(v.get(k).is_some(), "missing {k}");
     }
     let score = v["score"].as_i64().unwrap();
-    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "--weak", "44455554221"], None);
+    let o = run(
+        &["solve", "--tt-mb", "8", "-t", "1", "--weak", "44455554221"],
+        None,
+    );
     assert_eq!(text(&o.stdout), format!("44455554221 {}\n", score.signum()));
     // Column 4 is full after six stones there.
     let o = run(&["analyze", "--tt-mb", "8", "-t", "1", "444444"], None);
@@ -61,13 +88,19 @@ fn batch_checks_expected_scores_and_reports_bad_lines() {
                  12x4\n\
                  2252576253462244111563365343671351441 5\n\
                  7422341735647741166133573473242566 1\n";
-    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "--input", "-"], Some(input));
+    let o = run(
+        &["solve", "--tt-mb", "8", "-t", "1", "--input", "-"],
+        Some(input),
+    );
     assert!(!o.status.success());
     let out = text(&o.stdout);
     let err = text(&o.stderr);
     // Every good line solved, in order.
     assert_eq!(out.lines().count(), 3, "{out}");
-    assert!(err.contains("-:2") && err.contains("invalid character"), "{err}");
+    assert!(
+        err.contains("-:2") && err.contains("invalid character"),
+        "{err}"
+    );
     assert!(err.contains("-:3") && err.contains("expects 5"), "{err}");
 }
 
@@ -99,8 +132,22 @@ fn each_class_of_bad_input_gets_a_clear_error() {
 
 #[test]
 fn good_arguments_are_solved_despite_bad_ones() {
-    let o = run(&["solve", "--tt-mb", "8", "-t", "1", "9", "2252576253462244111563365343671351441"], None);
+    let o = run(
+        &[
+            "solve",
+            "--tt-mb",
+            "8",
+            "-t",
+            "1",
+            "9",
+            "2252576253462244111563365343671351441",
+        ],
+        None,
+    );
     assert!(!o.status.success());
-    assert_eq!(text(&o.stdout), "2252576253462244111563365343671351441 -1\n");
+    assert_eq!(
+        text(&o.stdout),
+        "2252576253462244111563365343671351441 -1\n"
+    );
     assert!(text(&o.stderr).contains("argument 1"));
 }

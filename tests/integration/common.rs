@@ -18,7 +18,11 @@ pub fn cases(name: &str, limit: usize) -> Vec<Case> {
 }
 
 pub fn solver(mib: usize, threads: usize) -> Solver {
-    Solver::builder().table_mib(mib).threads(threads).build().expect("solver")
+    Solver::builder()
+        .table_mib(mib)
+        .threads(threads)
+        .build()
+        .expect("solver")
 }
 
 /// A small deterministic generator for random positions.

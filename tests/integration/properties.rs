@@ -11,7 +11,12 @@ fn mirror_scores_the_same() {
     for name in ["Test_L2_R2", "Test_L1_R1", "Test_L1_R2"] {
         for c in cases(name, 60) {
             let m = c.position.mirror();
-            assert_eq!(solver.solve(&m).unwrap().score, c.expected.unwrap(), "{}", c.moves);
+            assert_eq!(
+                solver.solve(&m).unwrap().score,
+                c.expected.unwrap(),
+                "{}",
+                c.moves
+            );
         }
     }
 }
@@ -66,8 +71,9 @@ fn table_free_minimax_agrees_on_random_late_positions() {
         let mut p = Position::new();
         let mut ok = true;
         while p.moves() < target {
-            let cols: Vec<usize> =
-                (0..7).filter(|&c| p.can_play(c) && !p.is_winning_move(c)).collect();
+            let cols: Vec<usize> = (0..7)
+                .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                .collect();
             if cols.is_empty() {
                 ok = false;
                 break;
@@ -91,21 +97,35 @@ fn a_reused_table_gives_the_same_answers_as_a_fresh_one() {
         let fresh = solver(2, 1);
         let a = reused.solve(&c.position).unwrap().score;
         let b = fresh.solve(&c.position).unwrap().score;
-        assert_eq!((a, b), (c.expected.unwrap(), c.expected.unwrap()), "{}", c.moves);
+        assert_eq!(
+            (a, b),
+            (c.expected.unwrap(), c.expected.unwrap()),
+            "{}",
+            c.moves
+        );
     }
 }
 
 #[test]
 fn a_time_limit_interrupts_with_valid_bounds_and_leaves_no_wrong_entry() {
-    let s: Solver =
-        Solver::builder().table_mib(16).time_limit(Some(Duration::from_millis(30))).build().unwrap();
+    let s: Solver = Solver::builder()
+        .table_mib(16)
+        .time_limit(Some(Duration::from_millis(30)))
+        .build()
+        .unwrap();
     let hard = cases("Test_L1_R3", 3);
     for c in &hard {
         match s.solve(&c.position) {
             Ok(sol) => assert_eq!(Some(sol.score), c.expected),
             Err(e) => {
                 let v = c.expected.unwrap();
-                assert!(e.lower <= v && v <= e.upper, "{}: {v} not in [{}, {}]", c.moves, e.lower, e.upper);
+                assert!(
+                    e.lower <= v && v <= e.upper,
+                    "{}: {v} not in [{}, {}]",
+                    c.moves,
+                    e.lower,
+                    e.upper
+                );
             }
         }
         s.stop_flag().lower();
@@ -113,7 +133,10 @@ fn a_time_limit_interrupts_with_valid_bounds_and_leaves_no_wrong_entry() {
     // The same table, now without a limit, still gives exact scores.
     let unlimited: Solver = Solver::builder().table_mib(16).build().unwrap();
     for c in cases("Test_L1_R2", 30) {
-        assert_eq!(Some(unlimited.solve(&c.position).unwrap().score), c.expected);
+        assert_eq!(
+            Some(unlimited.solve(&c.position).unwrap().score),
+            c.expected
+        );
     }
 }
 
@@ -153,7 +176,12 @@ fn principal_variation_plays_perfectly_to_the_end() {
             }
             p.play_col(col);
             s = -s;
-            assert_eq!(solver.solve(&p).unwrap().score, s, "{} at step {i}", c.moves);
+            assert_eq!(
+                solver.solve(&p).unwrap().score,
+                s,
+                "{} at step {i}",
+                c.moves
+            );
         }
     }
 }

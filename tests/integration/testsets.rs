@@ -9,13 +9,25 @@ fn check_set(name: &str, limit: usize, threads: usize) {
     for c in cases(name, limit) {
         let s = solver.solve(&c.position).expect("not interrupted");
         if Some(s.score) != c.expected {
-            wrong.push(format!("{} got {} expected {:?}", c.moves, s.score, c.expected));
+            wrong.push(format!(
+                "{} got {} expected {:?}",
+                c.moves, s.score, c.expected
+            ));
         }
         // The best move is legal.
         let col = s.best_move.expect("a best move");
-        assert!(c.position.can_play(col), "{}: best move {col} is not playable", c.moves);
+        assert!(
+            c.position.can_play(col),
+            "{}: best move {col} is not playable",
+            c.moves
+        );
     }
-    assert!(wrong.is_empty(), "{name}: {} wrong: {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+    assert!(
+        wrong.is_empty(),
+        "{name}: {} wrong: {:?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(5)]
+    );
 }
 
 #[test]
@@ -71,7 +83,12 @@ fn weak_scores_agree_in_sign() {
     for name in ["Test_L3_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2"] {
         for c in cases(name, 100) {
             let s = solver.solve_weak(&c.position).unwrap();
-            assert_eq!(Some(s.score), c.expected.map(i32::signum), "{name}: {}", c.moves);
+            assert_eq!(
+                Some(s.score),
+                c.expected.map(i32::signum),
+                "{name}: {}",
+                c.moves
+            );
             // The weak best move keeps the outcome.
             let col = s.best_move.unwrap();
             if c.position.is_winning_move(col) {
@@ -80,7 +97,12 @@ fn weak_scores_agree_in_sign() {
             }
             let mut child = c.position;
             child.play_col(col);
-            assert_eq!(-solver.solve_weak(&child).unwrap().score, s.score, "{}", c.moves);
+            assert_eq!(
+                -solver.solve_weak(&child).unwrap().score,
+                s.score,
+                "{}",
+                c.moves
+            );
         }
     }
 }

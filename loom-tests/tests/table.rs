@@ -1,0 +1,338 @@
+//! Loom models of the production transposition table (`fourfold::table::Table` built with
+//! `--cfg loom`): racing stores and probes on one bucket of eight slots.
+//!
+//! Every model uses a one-bucket table, so every key shares the same eight slots, and
+//! [`Write::tagged`] derives every field of an entry from its key, so an entry read back
+//! tells which key it was written for.
+
+use fourfold::table::{Bound, Table};
+use fourfold_loom_tests::{assert_probe_is_one_of, model_bounded, one_bucket, Write};
+use loom::sync::Arc;
+use loom::thread;
+
+/// Preemptions per execution: about 20 s for this file on 2 cores (3 takes 6 s); the races
+/// below need one or two.
+const PREEMPTIONS: usize = 4;
+
+/// Keys the models never store: a probe for any of them must miss. Key 0 mixes to 0, so its
+/// check equals an empty slot's: it also checks that the all-zero word is never an entry.
+const NEVER_STORED: [u64; 4] = [0, 9, 33, 63];
+
+/// How many of `writes`' keys a probe finds, after checking that each hit is an entry one of
+/// `writes` stored for that very key in `generation`.
+fn found_keys(table: &Table, writes: &[Write], generation: u8) -> usize {
+    let mut keys: Vec<u64> = writes.iter().map(|w| w.key).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    for &k in &keys {
+        assert_probe_is_one_of(table, k, writes, generation);
+    }
+    keys.iter().filter(|&&k| table.probe(k).is_some()).count()
+}
+
+/// Two writers store different entries for the same key while a third thread probes it: the
+/// reader sees nothing or exactly one writer's entry (every field: value, bound, move, work,
+/// generation), never fields of both; afterwards the key holds one of the two.
+#[test]
+fn same_key_writers_never_mix() {
+    model_bounded(PREEMPTIONS, || {
+        let a = Write {
+            key: 7,
+            value: 11,
+            bound: Bound::Upper,
+            best_move: Some(2),
+            nodes: 1 << 3,
+        };
+        let b = Write {
+            key: 7,
+            value: -13,
+            bound: Bound::Exact,
+            best_move: Some(5),
+            nodes: 1 << 20,
+        };
+        let table = Arc::new(one_bucket());
+        let writers: Vec<_> = [a, b]
+            .into_iter()
+            .map(|w| {
+                let table = Arc::clone(&table);
+                thread::spawn(move || w.store(&table))
+            })
+            .collect();
+        let reader = {
+            let table = Arc::clone(&table);
+            thread::spawn(move || {
+                assert_probe_is_one_of(&table, 7, &[a, b], 0);
+                assert_probe_is_one_of(&table, 7, &[a, b], 0);
+            })
+        };
+        for h in writers {
+            h.join().unwrap();
+        }
+        reader.join().unwrap();
+        assert!(
+            table.probe(7).is_some(),
+            "both writers stored key 7 and it is gone"
+        );
+        assert_probe_is_one_of(&table, 7, &[a, b], 0);
+        for k in NEVER_STORED {
+            assert_eq!(table.probe(k), None);
+        }
+    });
+}
+
+/// The same race when the key already sits in the last slot of a bucket whose other slots
+/// hold other keys: both writers overwrite that slot in place, so the reader, which must load
+/// seven other keys' words before reaching it, always finds the key and gets the old entry
+/// or one writer's, never a mix and never a neighbour's entry.
+#[test]
+fn same_key_overwrite_in_a_full_bucket_never_mixes() {
+    model_bounded(PREEMPTIONS, || {
+        let table = Arc::new(one_bucket());
+        let neighbours: Vec<Write> = (1..=7).map(|k| Write::tagged(k, 40)).collect();
+        for w in &neighbours {
+            w.store(&table);
+        }
+        let old = Write::tagged(8, 1);
+        old.store(&table);
+        let a = Write {
+            key: 8,
+            value: 17,
+            bound: Bound::Lower,
+            best_move: Some(0),
+            nodes: 1 << 5,
+        };
+        let b = Write {
+            key: 8,
+            value: -2,
+            bound: Bound::Upper,
+            best_move: Some(6),
+            nodes: 1 << 50,
+        };
+        let writers: Vec<_> = [a, b]
+            .into_iter()
+            .map(|w| {
+                let table = Arc::clone(&table);
+                thread::spawn(move || w.store(&table))
+            })
+            .collect();
+        let reader = {
+            let table = Arc::clone(&table);
+            thread::spawn(move || {
+                assert!(table.probe(8).is_some(), "key 8 was never absent");
+                assert_probe_is_one_of(&table, 8, &[old, a, b], 0);
+            })
+        };
+        for h in writers {
+            h.join().unwrap();
+        }
+        reader.join().unwrap();
+        assert_probe_is_one_of(&table, 8, &[a, b], 0);
+        assert_eq!(
+            found_keys(&table, &neighbours, 0),
+            7,
+            "an in-place store evicted"
+        );
+    });
+}
+
+/// Two writers of different keys race into a bucket with one free slot (seven keys already
+/// in), so one takes the free slot and the other either takes it too or evicts the cheapest
+/// entry, while a reader probes a racing key and the eviction candidate. Every probe, during
+/// and after, returns nothing or the entry stored for that very key; afterwards the bucket
+/// holds eight distinct stored keys (so every slot decodes to a valid entry of some stored
+/// key), and keys never stored miss.
+#[test]
+fn different_keys_racing_for_the_last_free_slot() {
+    model_bounded(PREEMPTIONS, || {
+        let table = Arc::new(one_bucket());
+        let mut writes: Vec<Write> = (1..=7).map(|k| Write::tagged(k, k as u32)).collect();
+        for w in &writes {
+            w.store(&table);
+        }
+        let racers = [Write::tagged(20, 30), Write::tagged(21, 31)];
+        writes.extend(racers);
+        let all = Arc::new(writes);
+        let writers: Vec<_> = racers
+            .into_iter()
+            .map(|w| {
+                let table = Arc::clone(&table);
+                thread::spawn(move || w.store(&table))
+            })
+            .collect();
+        let reader = {
+            let (table, all) = (Arc::clone(&table), Arc::clone(&all));
+            thread::spawn(move || {
+                assert_probe_is_one_of(&table, 20, &all, 0);
+                assert_probe_is_one_of(&table, 1, &all, 0);
+            })
+        };
+        for h in writers {
+            h.join().unwrap();
+        }
+        reader.join().unwrap();
+        assert_eq!(found_keys(&table, &all, 0), 8, "a slot lost its entry");
+        assert!(table.probe(20).is_some() || table.probe(21).is_some());
+        for k in NEVER_STORED {
+            assert_eq!(table.probe(k), None);
+        }
+    });
+}
+
+/// Two writers of new keys race into a full bucket (eight keys, the cheapest first), so both
+/// must evict, possibly the same victim, while a reader probes a racing key and the cheapest
+/// victim. No probe ever returns another key's entry, and afterwards the bucket again holds
+/// eight distinct stored keys with at least one racer among them.
+#[test]
+fn different_keys_racing_to_evict_from_a_full_bucket() {
+    model_bounded(PREEMPTIONS, || {
+        let table = Arc::new(one_bucket());
+        let mut writes: Vec<Write> = (1..=8).map(|k| Write::tagged(k, k as u32)).collect();
+        for w in &writes {
+            w.store(&table);
+        }
+        let racers = [Write::tagged(20, 30), Write::tagged(21, 31)];
+        writes.extend(racers);
+        let all = Arc::new(writes);
+        let writers: Vec<_> = racers
+            .into_iter()
+            .map(|w| {
+                let table = Arc::clone(&table);
+                thread::spawn(move || w.store(&table))
+            })
+            .collect();
+        let reader = {
+            let (table, all) = (Arc::clone(&table), Arc::clone(&all));
+            thread::spawn(move || {
+                assert_probe_is_one_of(&table, 21, &all, 0);
+                assert_probe_is_one_of(&table, 1, &all, 0);
+            })
+        };
+        for h in writers {
+            h.join().unwrap();
+        }
+        reader.join().unwrap();
+        assert_eq!(found_keys(&table, &all, 0), 8, "a slot lost its entry");
+        assert!(table.probe(20).is_some() || table.probe(21).is_some());
+        // Key 1 was the cheapest: some racer evicted it.
+        assert_eq!(table.probe(1), None);
+        for k in NEVER_STORED {
+            assert_eq!(table.probe(k), None);
+        }
+    });
+}
+
+/// Three writers of new keys race into a full bucket with no reader: whatever the
+/// interleaving, the bucket ends with eight distinct stored keys, each probe returning the
+/// entry written for its own key.
+#[test]
+fn three_writers_evicting_leave_a_consistent_bucket() {
+    model_bounded(PREEMPTIONS, || {
+        let table = Arc::new(one_bucket());
+        let mut writes: Vec<Write> = (1..=8).map(|k| Write::tagged(k, k as u32)).collect();
+        for w in &writes {
+            w.store(&table);
+        }
+        let racers = [
+            Write::tagged(20, 30),
+            Write::tagged(21, 31),
+            Write::tagged(22, 32),
+        ];
+        writes.extend(racers);
+        let writers: Vec<_> = racers
+            .into_iter()
+            .map(|w| {
+                let table = Arc::clone(&table);
+                thread::spawn(move || w.store(&table))
+            })
+            .collect();
+        for h in writers {
+            h.join().unwrap();
+        }
+        assert_eq!(found_keys(&table, &writes, 0), 8, "a slot lost its entry");
+        for k in NEVER_STORED {
+            assert_eq!(table.probe(k), None);
+        }
+    });
+}
+
+/// `new_generation` called before the threads are spawned is seen by them: `generation()`
+/// returns the bumped value in every thread, and entries they store carry it. The bucket was
+/// full of expensive entries of the old generation, so the cheap new entries still evict them
+/// (an old entry is worth less than any current one), and the survivors keep generation 0.
+#[test]
+fn generation_bumped_before_spawn_is_seen_by_the_threads() {
+    model_bounded(PREEMPTIONS, || {
+        let table = Arc::new(one_bucket());
+        let old: Vec<Write> = (1..=8).map(|k| Write::tagged(k, 40 + k as u32)).collect();
+        for w in &old {
+            w.store(&table);
+        }
+        table.new_generation();
+        table.new_generation();
+        assert_eq!(table.generation(), 2);
+        let racers = [Write::tagged(20, 0), Write::tagged(21, 0)];
+        let writers: Vec<_> = racers
+            .into_iter()
+            .map(|w| {
+                let table = Arc::clone(&table);
+                thread::spawn(move || {
+                    assert_eq!(table.generation(), 2, "the bump before spawn was not seen");
+                    w.store(&table);
+                    assert_probe_is_one_of(&table, w.key, &[w], 2);
+                })
+            })
+            .collect();
+        for h in writers {
+            h.join().unwrap();
+        }
+        assert_eq!(table.generation(), 2);
+        let new = found_keys(&table, &racers, 2);
+        assert!(new >= 1, "both new entries were lost");
+        assert_eq!(
+            found_keys(&table, &old, 0) + new,
+            8,
+            "a slot lost its entry"
+        );
+        // The cheapest old entry went first.
+        assert_eq!(table.probe(1), None);
+    });
+}
+
+/// `clear` called before the threads are spawned is seen by them: probes of the cleared keys
+/// miss in every thread, even while another thread stores a new key into the emptied bucket.
+#[test]
+fn clear_before_spawn_is_seen_by_the_threads() {
+    model_bounded(PREEMPTIONS, || {
+        let table = Arc::new(one_bucket());
+        let old: Vec<Write> = (1..=8).map(|k| Write::tagged(k, k as u32)).collect();
+        for w in &old {
+            w.store(&table);
+        }
+        table.clear();
+        let fresh = Write::tagged(20, 3);
+        let writer = {
+            let table = Arc::clone(&table);
+            thread::spawn(move || fresh.store(&table))
+        };
+        let reader = {
+            let table = Arc::clone(&table);
+            thread::spawn(move || {
+                assert_eq!(table.probe(1), None, "a cleared entry came back");
+                assert_eq!(table.probe(8), None, "a cleared entry came back");
+                assert_probe_is_one_of(&table, 20, &[fresh], 0);
+            })
+        };
+        writer.join().unwrap();
+        reader.join().unwrap();
+        assert_eq!(found_keys(&table, &old, 0), 0);
+        assert_eq!(table.probe(20), Some(fresh.entry(0)));
+    });
+}
+
+/// Canary: the table under test is built from loom's atomics (creating one outside a loom
+/// model panics), so these models check the production table and not `std`'s atomics.
+#[test]
+#[should_panic(expected = "outside a Loom model")]
+fn the_table_is_built_from_loom_atomics() {
+    let _ = one_bucket();
+}
