@@ -38,8 +38,9 @@ enum Command {
 
 #[derive(Args, Clone)]
 struct Common {
-    /// Table size in MiB (any whole number >= 1). Default: an eighth of the machine's memory,
-    /// between 64 MiB and 4096 MiB (256 MiB when the memory cannot be read).
+    /// Table size in MiB (any whole number >= 1). Default: a sixteenth of the machine's
+    /// memory, between 64 MiB and 1024 MiB (256 MiB when the memory cannot be read); larger
+    /// tables measured slower per node (BENCHMARKS.md).
     #[arg(long = "tt-mb", value_name = "MIB")]
     tt_mb: Option<usize>,
     /// Pin search threads to cores (goes on unpinned, with a warning, where refused).
@@ -127,7 +128,7 @@ fn main() -> ExitCode {
     }
 }
 
-/// The default table size: an eighth of physical memory, clamped to 64..=4096 MiB.
+/// The default table size: a sixteenth of physical memory, clamped to 64..=1024 MiB.
 fn default_tt_mb() -> usize {
     let total_kib = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
         s.lines()
@@ -135,7 +136,7 @@ fn default_tt_mb() -> usize {
             .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
     });
     match total_kib {
-        Some(kib) => (kib / 1024 / 8).clamp(64, 4096),
+        Some(kib) => (kib / 1024 / 16).clamp(64, 1024),
         None => fourfold::DEFAULT_TABLE_MIB,
     }
 }
@@ -163,6 +164,7 @@ fn parse_params(list: &[String]) -> Result<Params, String> {
         match name {
             "threat_order_below" => p.threat_order_below = n()?,
             "etc_below" => p.etc_below = n()?,
+            "threat_bonus" => p.threat_bonus = n()?,
             "mirror_below" => p.mirror_below = n()?,
             "table_every_ply" => p.table_every_ply = b()?,
             "claim_even" => p.claim_even = b()?,
@@ -583,7 +585,7 @@ const BUNDLED: [(&str, &str); 6] = [
 
 fn run_bench(b: BenchArgs) -> Result<ExitCode, String> {
     let threads = b.threads.clone().unwrap_or_else(|| vec![1]);
-    if threads.iter().any(|&t| t == 0) {
+    if threads.contains(&0) {
         return Err("--threads must be at least 1, not 0".into());
     }
     if b.common.tt_mb == Some(0) {
@@ -686,7 +688,7 @@ fn run_bench(b: BenchArgs) -> Result<ExitCode, String> {
                 nodes += stats.nodes;
                 fill = fill.max(solver.table().fill());
             }
-            let base_secs = *base.get_or_insert(secs * t as f64 / t as f64);
+            let base_secs = *base.get_or_insert(secs);
             let speedup = base_secs / secs;
             println!(
                 "{:>7} {:>11} {:>7.2}x {:>9.0}% {:>14} {:>10.2} {:>9.0}%",

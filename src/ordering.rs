@@ -13,7 +13,7 @@ pub(crate) const fn column_order<const W: usize>() -> [usize; W] {
     let mut i = 0;
     while i < W {
         // W/2, then alternately right/left of the centre, nearest first.
-        let off = (i + 1) / 2;
+        let off = i.div_ceil(2);
         order[i] = if i % 2 == 1 { W / 2 - off } else { W / 2 + off };
         i += 1;
     }
@@ -68,13 +68,32 @@ impl<const W: usize> MoveList<W> {
 }
 
 /// The threat score of playing `mv` for the player to move: how many empty cells would then
-/// complete a four for them.
-///
-/// Weighting the threats further (double for rows of the player's parity, extra for threats
-/// playable at once) was tried and searched more nodes; BENCHMARKS.md has the figures.
+/// complete a four for them, plus (per `bonus`, a bit set) bit 0: the threats on rows of the
+/// mover's parity again (odd rows counted from 1 for the first player, even rows for the
+/// second: the rows Allis' zugzwang rules favour), bit 1: the threats playable at once
+/// again (the opponent must answer them).
 #[inline]
-pub(crate) fn threat_score<const W: usize, const H: usize>(pos: &Position<W, H>, mv: u64) -> i32 {
-    winning_cells::<W, H>(pos.current() | mv, pos.mask() | mv).count_ones() as i32
+pub(crate) fn threat_score<const W: usize, const H: usize>(
+    pos: &Position<W, H>,
+    mv: u64,
+    bonus: u32,
+) -> i32 {
+    let mask = pos.mask() | mv;
+    let threats = winning_cells::<W, H>(pos.current() | mv, mask);
+    let mut score = threats.count_ones();
+    if bonus & 1 != 0 {
+        let good_rows = if pos.moves() % 2 == 0 {
+            Position::<W, H>::EVEN_ROWS
+        } else {
+            Position::<W, H>::ODD_ROWS
+        };
+        score += (threats & good_rows).count_ones();
+    }
+    if bonus & 2 != 0 {
+        let playable = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::BOARD;
+        score += (threats & playable).count_ones();
+    }
+    score as i32
 }
 
 #[cfg(test)]

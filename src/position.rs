@@ -566,7 +566,7 @@ mod tests {
     #[test]
     fn non_losing_moves_block_and_avoid() {
         // First player threatens column 4 (index 3) vertically: the second player must block.
-        let p = P::parse("414141").unwrap();
+        let p = P::parse("41414").unwrap();
         assert_eq!(p.non_losing_moves(), p.possible() & P::column_mask(3));
         // Two threats (X on columns 3, 4, 5 of the bottom row, 2 and 6 open): nothing saves O.
         let p = P::parse("44553").unwrap();

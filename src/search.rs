@@ -35,6 +35,9 @@ pub struct Params {
     /// Threat-based ordering while fewer than this many stones are down; the static
     /// centre-first order after.
     pub threat_order_below: u32,
+    /// Extra weight in the threat score (see `ordering::threat_score`): bit 0 threats on
+    /// the mover's rows, bit 1 threats playable at once.
+    pub threat_bonus: u32,
     /// ETC (probing the children) on odd plies while fewer than this many stones are down.
     pub etc_below: u32,
     /// Probe the mirror image on a miss while fewer than this many stones are down.
@@ -61,11 +64,12 @@ impl Default for Params {
     fn default() -> Self {
         Params {
             threat_order_below: 36,
+            threat_bonus: 0,
             etc_below: 24,
             mirror_below: 14,
             table_every_ply: false,
             claim_even: true,
-            zero_window_below: 8,
+            zero_window_below: 4,
             prefetch: true,
             helper_windows: true,
             defer_below: 26,
@@ -238,8 +242,12 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         let key = pos.key();
         let mut tt_move = None;
         if use_table {
+            let mirror = (moves as u32) < self.params.mirror_below;
+            if mirror && self.params.prefetch {
+                self.shared.table.prefetch(pos.mirror_key());
+            }
             let mut hit = self.shared.table.probe(key);
-            if hit.is_none() && (moves as u32) < self.params.mirror_below {
+            if hit.is_none() && mirror {
                 hit = self.shared.table.probe(pos.mirror_key()).map(|mut e| {
                     e.best_move = e.best_move.map(|c| (W - 1) as u8 - c);
                     e
@@ -269,7 +277,16 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             }
         } else if (moves as u32) < self.params.etc_below {
             // Enhanced transposition cutoff: a child whose stored upper bound is low enough
-            // proves this node's value is at least its negation.
+            // proves this node's value is at least its negation. Load every child's bucket
+            // at once first, so that the misses overlap.
+            if self.params.prefetch {
+                let mut rest = next;
+                while rest != 0 {
+                    let mv = rest & rest.wrapping_neg();
+                    rest ^= mv;
+                    self.shared.table.prefetch(pos.after(mv).key());
+                }
+            }
             let mut rest = next;
             while rest != 0 {
                 let mv = rest & rest.wrapping_neg();
@@ -291,15 +308,25 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
 
         let mut list = MoveList::<W>::new();
         let threats = (moves as u32) < self.params.threat_order_below;
+        let bonus = self.params.threat_bonus;
         // Children that will probe the table: start loading their buckets now.
-        let prefetch = self.params.prefetch && (self.params.table_every_ply || moves % 2 == 1);
+        let prefetch = self.params.prefetch
+            && (self.params.table_every_ply || moves % 2 == 1)
+            && (moves as u32) >= self.params.etc_below;
         for &col in Self::ORDER.iter() {
             let mv = next & Position::<W, H>::column_mask(col);
             if mv != 0 {
                 if prefetch {
                     self.shared.table.prefetch(pos.after(mv).key());
                 }
-                list.push(mv, if threats { threat_score(pos, mv) } else { 0 });
+                list.push(
+                    mv,
+                    if threats {
+                        threat_score(pos, mv, bonus)
+                    } else {
+                        0
+                    },
+                );
             }
         }
         if let Some(c) = tt_move {
@@ -492,7 +519,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         for &col in Self::ORDER.iter() {
             let mv = next & Position::<W, H>::column_mask(col);
             if mv != 0 {
-                list.push(mv, threat_score(pos, mv));
+                list.push(mv, threat_score(pos, mv, 0));
             }
         }
         if let Some(c) = self.shared.table.probe(pos.key()).and_then(|e| e.best_move) {

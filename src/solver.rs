@@ -283,8 +283,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         self.solve_with(pos, &mut |_| {})
     }
 
-    /// As [`Solver::solve`], calling `on_step` after each null-window search of the thread
-    /// that reports first (from that thread).
+    /// As [`Solver::solve`], calling `on_step` after each finished null-window search of any
+    /// thread (from that thread), with the bounds proven so far.
     pub fn solve_with(
         &self,
         pos: &Position<W, H>,
@@ -478,15 +478,13 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             let result = match mode {
                 Mode::Exact => {
                     let mut report = |w: &Window, n: u64| {
-                        if thread == 0 {
-                            let step = Step {
-                                lower: w.lower,
-                                upper: w.upper,
-                                nodes: n,
-                                elapsed: start.elapsed(),
-                            };
-                            (on_step.lock().unwrap_or_else(|e| e.into_inner()))(step);
-                        }
+                        let step = Step {
+                            lower: w.lower,
+                            upper: w.upper,
+                            nodes: n,
+                            elapsed: start.elapsed(),
+                        };
+                        (on_step.lock().unwrap_or_else(|e| e.into_inner()))(step);
                     };
                     searcher.solve(pos, &best_window, thread, &mut report)
                 }

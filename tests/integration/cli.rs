@@ -127,7 +127,7 @@ fn each_class_of_bad_input_gets_a_clear_error() {
     assert_refused(&["solve", "--threads", "0", "4"], "at least 1");
     assert_refused(&["bench", "--threads", "1,0", "--empty"], "at least 1");
     assert_refused(&["solve", "--input", "/nonexistent/file"], "cannot open");
-    assert_refused(&["solve", "--time-limit", "-1", "4"], "time-limit");
+    assert_refused(&["solve", "--time-limit", "0", "4"], "time-limit");
 }
 
 #[test]
