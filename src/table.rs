@@ -420,7 +420,9 @@ impl Table {
     pub fn fill(&self) -> f64 {
         let n = self.slots.len().min(8192);
         // ORDERING: Relaxed: a statistic.
-        let used = (0..n).filter(|&i| self.slots.get(i).load(Ordering::Relaxed) != 0).count();
+        let used = (0..n)
+            .filter(|&i| self.slots.get(i).load(Ordering::Relaxed) != 0)
+            .count();
         used as f64 / n as f64
     }
 
@@ -789,7 +791,7 @@ mod tests {
 
     #[test]
     fn generation_wraps_and_entries_survive_it() {
-        let t = Table::new(1, 49).unwrap();
+        let t = Table::with_buckets(64, 20).unwrap(); // 512 slots: all sampled by `fill`
         t.store(42, 3, Bound::Exact, Some(2), 5);
         for _ in 0..GENERATIONS + 3 {
             t.new_generation();
