@@ -1,9 +1,8 @@
 //! Move ordering: which child the search tries first.
 //!
 //! This module owns the order of moves at a node: the static centre-first column order, the
-//! threat-based score used near the root, the table's best move put first, and the jitter
-//! that desynchronises helper threads. It reads positions; it never touches the table or the
-//! search state.
+//! threat-based score used near the root, and bringing the table's best move to the front.
+//! It reads positions; it never touches the table or the search state.
 
 use crate::position::{winning_cells, Position};
 

@@ -127,11 +127,6 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         }
     }
 
-    /// True once the search was stopped; its results must be thrown away.
-    pub(crate) fn aborted(&self) -> bool {
-        self.aborted
-    }
-
     /// The score when the player to move wins with its next stone.
     #[inline]
     pub(crate) fn win_now(moves: u32) -> i32 {
@@ -492,8 +487,17 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         if pos.can_win_next() {
             return Some(1);
         }
-        let r = self.negamax(pos, -1, 1);
-        (!self.aborted).then_some(r.signum())
+        // Two null windows (is it a win? else, is it a loss?) search less than one (-1, 1).
+        let r = if self.negamax(pos, 0, 1) >= 1 {
+            1
+        } else if self.aborted {
+            return None;
+        } else if self.negamax(pos, -1, 0) <= -1 {
+            -1
+        } else {
+            0
+        };
+        (!self.aborted).then_some(r)
     }
 
     /// A column (0-based) that achieves `score`, the exact score of `pos`, or `None` if the
@@ -522,8 +526,15 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
                 list.push(mv, threat_score(pos, mv, 0));
             }
         }
-        if let Some(c) = self.shared.table.probe(pos.key()).and_then(|e| e.best_move) {
-            list.bring_to_front(next & Position::<W, H>::column_mask(c as usize));
+        if let Some(e) = self.shared.table.probe(pos.key()) {
+            if let Some(c) = e.best_move {
+                let mv = next & Position::<W, H>::column_mask(c as usize);
+                // A stored lower bound that reaches the score was proven by this very move.
+                if mv != 0 && e.bound != Bound::Upper && e.value >= score {
+                    return Some(c as usize);
+                }
+                list.bring_to_front(mv);
+            }
         }
         for &mv in list.as_slice() {
             // Playing `mv` achieves `score` when the child's score is at most `-score`.

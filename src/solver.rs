@@ -8,10 +8,17 @@
 //! # Lazy SMP
 //!
 //! Every thread runs the whole null-window driver on the same root with its own searcher.
-//! They share only the table, the stop flags and cache-padded node counters. Helpers are
-//! desynchronised by move-order jitter near the root (seeded by thread id) and by a different
-//! first window; the first thread to finish gives the answer and raises the solve's `done`
-//! flag, the others abandon their search and store nothing for the nodes they were in.
+//! They share the table, the stop flags, cache-padded node counters, the score window proven
+//! so far and a small array of "being searched" marks. Helpers are desynchronised two ways:
+//! helper `t` tests a null window next to the main thread's (`+1`, `-1`, `+2`, ...), and near
+//! the root a helper puts off a child that another thread has marked as being searched
+//! (ABDADA's idea), so that threads spread over the children of a node instead of searching
+//! the same one in lockstep. Move-order jitter was tried and made things worse
+//! (BENCHMARKS.md). The first thread to finish gives the answer and raises the solve's `done`
+//! flag; the others abandon their search and store nothing for the nodes they were in.
+//!
+//! Batches: [`Solver::solve_many`] instead spreads positions over the threads, one thread
+//! each, which is the better use of threads for many short solves.
 
 use crate::position::{key_bits, Position};
 use crate::search::{Params, Searcher, Shared, Window};
@@ -547,39 +554,19 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         }
     }
 
-    /// A move keeping a weak outcome: a move whose child has the opposite outcome.
+    /// A move keeping a weak outcome: for a win or a draw, a move that reaches score 1 or 0
+    /// (the exact-score search for it); for a loss, any move that does not lose at once.
     fn weak_move(
         &self,
         s: &mut Searcher<'_, W, H>,
         pos: &Position<W, H>,
         score: i32,
     ) -> Option<usize> {
-        if pos.is_full() {
-            return None;
-        }
-        if pos.can_win_next() {
-            return Some(Position::<W, H>::column_of(pos.winning() & pos.possible()));
+        if score >= 0 || pos.is_full() || pos.can_win_next() {
+            return s.best_move(pos, score);
         }
         let next = pos.non_losing_moves();
-        if next == 0 || score < 0 {
-            let any = if next == 0 { pos.possible() } else { next };
-            return Some(Position::<W, H>::column_of(any & any.wrapping_neg()));
-        }
-        let mut rest = next;
-        while rest != 0 {
-            let mv = rest & rest.wrapping_neg();
-            rest ^= mv;
-            let child = pos.after(mv);
-            // Win: child <= -1; draw: child <= 0.
-            let target = if score > 0 { -1 } else { 0 };
-            let v = s.negamax(&child, target, target + 1);
-            if s.aborted() {
-                return None;
-            }
-            if v <= target {
-                return Some(Position::<W, H>::column_of(mv));
-            }
-        }
-        None
+        let any = if next == 0 { pos.possible() } else { next };
+        Some(Position::<W, H>::column_of(any & any.wrapping_neg()))
     }
 }
