@@ -74,7 +74,8 @@ struct SolveArgs {
     /// Threads (default: all available cores; must be at least 1).
     #[arg(long, short = 't', value_name = "N")]
     threads: Option<usize>,
-    /// Stop after SECS seconds and print the bounds proven so far.
+    /// Give each solve at most SECS seconds; a solve stopped by it prints the bounds proven
+    /// so far (exit status 124), and a batch goes on with the next position.
     #[arg(long, value_name = "SECS")]
     time_limit: Option<f64>,
     /// No progress on stderr.
@@ -268,6 +269,7 @@ fn run_solve(a: SolveArgs) -> Result<ExitCode, String> {
     let split = threads > 1 && !a.analyze && items.len() >= 2 * threads;
     let chunk = if split { 16 * threads } else { 1 };
     let mut stopped = false;
+    let mut timed_out = false;
     for group in items.chunks(chunk) {
         if stopped || interrupted.load(Ordering::SeqCst) {
             break;
@@ -292,10 +294,13 @@ fn run_solve(a: SolveArgs) -> Result<ExitCode, String> {
                 match solver.analyze(&case.position) {
                     Ok(an) => print_analysis(&mut out, &a, case, &an),
                     Err(e) => {
-                        report_interrupt(&case.moves, &e, interrupted.load(Ordering::SeqCst));
-                        failed = true;
-                        stopped = true;
-                        break;
+                        let by_user = interrupted.load(Ordering::SeqCst);
+                        report_interrupt(&case.moves, &e, by_user);
+                        timed_out |= !by_user;
+                        if by_user {
+                            stopped = true;
+                            break;
+                        }
                     }
                 }
                 continue;
@@ -320,10 +325,13 @@ fn run_solve(a: SolveArgs) -> Result<ExitCode, String> {
                     }
                 }
                 Err(e) => {
-                    report_interrupt(&case.moves, &e, interrupted.load(Ordering::SeqCst));
-                    failed = true;
-                    stopped = true;
-                    break;
+                    let by_user = interrupted.load(Ordering::SeqCst);
+                    report_interrupt(&case.moves, &e, by_user);
+                    timed_out |= !by_user;
+                    if by_user {
+                        stopped = true;
+                        break;
+                    }
                 }
             }
         }
@@ -332,6 +340,8 @@ fn run_solve(a: SolveArgs) -> Result<ExitCode, String> {
     warn_pin(&solver);
     Ok(if interrupted.load(Ordering::SeqCst) {
         ExitCode::from(130)
+    } else if timed_out {
+        ExitCode::from(124)
     } else if failed {
         ExitCode::FAILURE
     } else {

@@ -148,7 +148,8 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         if self.shared.stop.is_raised() || self.shared.done.is_raised() {
             self.aborted = true;
         } else if self.shared.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.shared.stop.raise();
+            // The time limit ends this solve (all its threads), not the caller's later ones.
+            self.shared.done.raise();
             self.aborted = true;
         }
     }

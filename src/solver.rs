@@ -171,7 +171,8 @@ impl SolverBuilder {
         self
     }
 
-    /// Stop every solve after this long, returning [`Interrupted`].
+    /// Stop each solve that takes longer than this, returning [`Interrupted`] for it; later
+    /// solves get their own time.
     pub fn time_limit(mut self, limit: Option<Duration>) -> Self {
         self.time_limit = limit;
         self

@@ -151,3 +151,28 @@ fn good_arguments_are_solved_despite_bad_ones() {
     );
     assert!(text(&o.stderr).contains("argument 1"));
 }
+
+#[test]
+fn a_time_limit_stops_one_solve_and_the_batch_goes_on() {
+    // The empty board takes far longer than 0.2 s; the second position is quick.
+    let o = run(
+        &[
+            "solve",
+            "--tt-mb",
+            "8",
+            "-t",
+            "1",
+            "--time-limit",
+            "0.2",
+            "",
+            "2252576253462244111563365343671351441",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(124), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("time limit reached"));
+    assert_eq!(
+        text(&o.stdout),
+        "2252576253462244111563365343671351441 -1\n"
+    );
+}

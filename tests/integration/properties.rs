@@ -193,3 +193,28 @@ fn bad_builder_arguments_are_refused() {
     let e = Solver::builder().threads(0).build::<7, 6>().unwrap_err();
     assert!(e.to_string().contains("threads"), "{e}");
 }
+
+/// Many short 2-thread solves on one small shared table (1 MiB, so that entries are replaced
+/// and threads race on the same buckets all the time), in a loop bounded in time: no wrong
+/// score, exact or weak.
+#[test]
+fn stress_many_short_multithreaded_solves_on_one_table() {
+    let solver = solver(1, 2);
+    let mut all = cases("Test_L2_R2", 1000);
+    all.extend(cases("Test_L2_R1", 300));
+    all.extend(cases("Test_L1_R1", 300));
+    let mut rng = Rng(0x5eed);
+    let start = std::time::Instant::now();
+    let mut solved = 0;
+    while start.elapsed() < Duration::from_secs(20) && solved < 5000 {
+        let c = &all[(rng.next() % all.len() as u64) as usize];
+        let s = solver.solve(&c.position).unwrap();
+        assert_eq!(Some(s.score), c.expected, "{}", c.moves);
+        if solved % 5 == 0 {
+            let w = solver.solve_weak(&c.position).unwrap();
+            assert_eq!(Some(w.score), c.expected.map(i32::signum), "{}", c.moves);
+        }
+        solved += 1;
+    }
+    assert!(solved >= 100, "only {solved} solves in 20 s");
+}
