@@ -96,7 +96,8 @@ struct BenchArgs {
     /// At most N positions per set (default: all, but 10 of Begin-Hard for the bundled sets).
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
-    /// Thread counts, comma separated (e.g. `1,2,4`). More than one prints a scaling table.
+    /// Thread counts, comma separated (e.g. `1,2,4`; default: all available cores). More
+    /// than one prints a scaling table.
     #[arg(long, short = 't', value_delimiter = ',', value_name = "N,...")]
     threads: Option<Vec<usize>>,
     /// Clear the table before every position (as the reference figures do) instead of
@@ -594,7 +595,7 @@ const BUNDLED: [(&str, &str); 6] = [
 ];
 
 fn run_bench(b: BenchArgs) -> Result<ExitCode, String> {
-    let threads = b.threads.clone().unwrap_or_else(|| vec![1]);
+    let threads = b.threads.clone().unwrap_or_else(|| vec![all_cores()]);
     if threads.contains(&0) {
         return Err("--threads must be at least 1, not 0".into());
     }
