@@ -291,48 +291,38 @@ fn run_solve(a: SolveArgs) -> Result<ExitCode, String> {
                     continue;
                 }
             };
-            if a.analyze {
-                match solver.analyze(&case.position) {
-                    Ok(an) => print_analysis(&mut out, &a, case, &an),
-                    Err(e) => {
-                        let by_user = interrupted.load(Ordering::SeqCst);
-                        report_interrupt(&case.moves, &e, by_user);
-                        timed_out |= !by_user;
-                        if by_user {
-                            stopped = true;
-                            break;
-                        }
-                    }
-                }
-                continue;
-            }
-            let r = match results.next() {
-                Some(r) => r,
-                None if a.weak => solver.solve_weak(&case.position),
-                None => solver.solve(&case.position),
-            };
-            match r {
-                Ok(s) => {
+            let outcome = if a.analyze {
+                solver
+                    .analyze(&case.position)
+                    .map(|an| print_analysis(&mut out, &a, case, &an))
+            } else {
+                let r = match results.next() {
+                    Some(r) => r,
+                    None if a.weak => solver.solve_weak(&case.position),
+                    None => solver.solve(&case.position),
+                };
+                r.map(|s| {
                     print_solution(&mut out, &a, case, &s);
-                    if let Some(exp) = case.expected {
-                        let exp = if a.weak { exp.signum() } else { exp };
-                        if exp != s.score {
-                            eprintln!(
-                                "{}: {}: score {} but the line expects {exp}",
-                                item.label, case.moves, s.score
-                            );
-                            failed = true;
-                        }
+                    let exp = case.expected.map(|e| if a.weak { e.signum() } else { e });
+                    if exp.is_some_and(|e| e != s.score) {
+                        eprintln!(
+                            "{}: {}: score {} but the line expects {}",
+                            item.label,
+                            case.moves,
+                            s.score,
+                            exp.unwrap_or_default()
+                        );
+                        failed = true;
                     }
-                }
-                Err(e) => {
-                    let by_user = interrupted.load(Ordering::SeqCst);
-                    report_interrupt(&case.moves, &e, by_user);
-                    timed_out |= !by_user;
-                    if by_user {
-                        stopped = true;
-                        break;
-                    }
+                })
+            };
+            if let Err(e) = outcome {
+                let by_user = interrupted.load(Ordering::SeqCst);
+                report_interrupt(&case.moves, &e, by_user);
+                timed_out |= !by_user;
+                if by_user {
+                    stopped = true;
+                    break;
                 }
             }
         }
