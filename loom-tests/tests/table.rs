@@ -135,6 +135,42 @@ fn same_key_overwrite_in_a_full_bucket_never_mixes() {
     });
 }
 
+/// Stores keys `1..=prefill` (work growing with the key), then races two writers of new keys
+/// 20 and 21 against a reader that probes `probed_racer` and key 1. Every probe returns
+/// nothing or that key's own entry; afterwards the bucket holds eight distinct stored keys
+/// with at least one racer among them.
+fn race_two_writers(prefill: u64, probed_racer: u64) -> Arc<Table> {
+    let table = Arc::new(one_bucket());
+    let mut writes: Vec<Write> = (1..=prefill).map(|k| Write::tagged(k, k as u32)).collect();
+    for w in &writes {
+        w.store(&table);
+    }
+    let racers = [Write::tagged(20, 30), Write::tagged(21, 31)];
+    writes.extend(racers);
+    let all = Arc::new(writes);
+    let writers: Vec<_> = racers
+        .into_iter()
+        .map(|w| {
+            let table = Arc::clone(&table);
+            thread::spawn(move || w.store(&table))
+        })
+        .collect();
+    let reader = {
+        let (table, all) = (Arc::clone(&table), Arc::clone(&all));
+        thread::spawn(move || {
+            assert_probe_is_one_of(&table, probed_racer, &all, 0);
+            assert_probe_is_one_of(&table, 1, &all, 0);
+        })
+    };
+    for h in writers {
+        h.join().unwrap();
+    }
+    reader.join().unwrap();
+    assert_eq!(found_keys(&table, &all, 0), 8, "a slot lost its entry");
+    assert!(table.probe(20).is_some() || table.probe(21).is_some());
+    table
+}
+
 /// Two writers of different keys race into a bucket with one free slot (seven keys already
 /// in), so one takes the free slot and the other either takes it too or evicts the cheapest
 /// entry, while a reader probes a racing key and the eviction candidate. Every probe, during
@@ -144,34 +180,7 @@ fn same_key_overwrite_in_a_full_bucket_never_mixes() {
 #[test]
 fn different_keys_racing_for_the_last_free_slot() {
     model_bounded(PREEMPTIONS, || {
-        let table = Arc::new(one_bucket());
-        let mut writes: Vec<Write> = (1..=7).map(|k| Write::tagged(k, k as u32)).collect();
-        for w in &writes {
-            w.store(&table);
-        }
-        let racers = [Write::tagged(20, 30), Write::tagged(21, 31)];
-        writes.extend(racers);
-        let all = Arc::new(writes);
-        let writers: Vec<_> = racers
-            .into_iter()
-            .map(|w| {
-                let table = Arc::clone(&table);
-                thread::spawn(move || w.store(&table))
-            })
-            .collect();
-        let reader = {
-            let (table, all) = (Arc::clone(&table), Arc::clone(&all));
-            thread::spawn(move || {
-                assert_probe_is_one_of(&table, 20, &all, 0);
-                assert_probe_is_one_of(&table, 1, &all, 0);
-            })
-        };
-        for h in writers {
-            h.join().unwrap();
-        }
-        reader.join().unwrap();
-        assert_eq!(found_keys(&table, &all, 0), 8, "a slot lost its entry");
-        assert!(table.probe(20).is_some() || table.probe(21).is_some());
+        let table = race_two_writers(7, 20);
         for k in NEVER_STORED {
             assert_eq!(table.probe(k), None);
         }
@@ -185,34 +194,7 @@ fn different_keys_racing_for_the_last_free_slot() {
 #[test]
 fn different_keys_racing_to_evict_from_a_full_bucket() {
     model_bounded(PREEMPTIONS, || {
-        let table = Arc::new(one_bucket());
-        let mut writes: Vec<Write> = (1..=8).map(|k| Write::tagged(k, k as u32)).collect();
-        for w in &writes {
-            w.store(&table);
-        }
-        let racers = [Write::tagged(20, 30), Write::tagged(21, 31)];
-        writes.extend(racers);
-        let all = Arc::new(writes);
-        let writers: Vec<_> = racers
-            .into_iter()
-            .map(|w| {
-                let table = Arc::clone(&table);
-                thread::spawn(move || w.store(&table))
-            })
-            .collect();
-        let reader = {
-            let (table, all) = (Arc::clone(&table), Arc::clone(&all));
-            thread::spawn(move || {
-                assert_probe_is_one_of(&table, 21, &all, 0);
-                assert_probe_is_one_of(&table, 1, &all, 0);
-            })
-        };
-        for h in writers {
-            h.join().unwrap();
-        }
-        reader.join().unwrap();
-        assert_eq!(found_keys(&table, &all, 0), 8, "a slot lost its entry");
-        assert!(table.probe(20).is_some() || table.probe(21).is_some());
+        let table = race_two_writers(8, 21);
         // Key 1 was the cheapest: some racer evicted it.
         assert_eq!(table.probe(1), None);
         for k in NEVER_STORED {
