@@ -44,8 +44,14 @@ pub struct Params {
     pub mirror_below: u32,
     /// Use the table on every ply instead of even plies only.
     pub table_every_ply: bool,
+    /// Use the table only while fewer than this many stones are down.
+    pub table_below: u32,
+    /// Stores of searches of at least this many nodes look for their slot again.
+    pub rescan_work: u64,
     /// Use the claim-even upper bound (boards of even height).
     pub claim_even: bool,
+    /// Extend claim-even to positions with odd-filled columns (see `follow_up_bound`).
+    pub claim_even_general: bool,
     /// Positions with fewer stones than this start the exact-score driver with the window
     /// around 0 (their score is usually small) rather than halfway to a bound.
     pub zero_window_below: u32,
@@ -68,7 +74,10 @@ impl Default for Params {
             etc_below: 24,
             mirror_below: 14,
             table_every_ply: false,
+            table_below: 64,
+            rescan_work: 1 << 10,
             claim_even: true,
+            claim_even_general: true,
             zero_window_below: 4,
             prefetch: true,
             helper_windows: true,
@@ -192,39 +201,44 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
                 return alpha;
             }
         }
-        if H % 2 == 0 && self.params.claim_even && moves % 2 == 1 {
-            // Claim-even for us as the follower: if exactly one column has an odd number of
-            // stones, our stone on top of it evens every column, and from there we answer
-            // each opponent move in the same column.
-            let free = pos.mask() + Position::<W, H>::BOTTOM;
-            let odd = free & Position::<W, H>::ODD_ROWS;
-            if odd != 0 && odd & (odd - 1) == 0 {
-                let empty = !(pos.mask() | odd);
-                let theirs = pos.opponent() | (Position::<W, H>::EVEN_ROWS & empty);
-                if !has_four::<W, H>(theirs) {
-                    let ours = pos.current() | odd | (Position::<W, H>::ODD_ROWS & empty);
-                    let lb = if has_four::<W, H>(ours) { 1 } else { 0 };
-                    if alpha < lb {
-                        alpha = lb;
-                        if alpha >= beta {
-                            return alpha;
+        // We cannot win with our next stone (the caller checked).
+        let mut max = (Self::CELLS - 1 - moves) / 2;
+        if H % 2 == 0 && self.params.claim_even {
+            // The follow-up bounds are 0 or -1 for the leader, so they only matter when the
+            // window reaches them.
+            let (cur, mask) = (pos.current(), pos.mask());
+            if (Self::CELLS - moves) % 2 == 0 {
+                // An even number of empty cells: the opponent can follow us up.
+                if alpha >= -1 && (self.params.claim_even_general || pos.columns_even()) {
+                    if let Some(b) = follow_up_bound::<W, H>(cur, cur ^ mask, mask) {
+                        max = max.min(b);
+                    }
+                }
+            } else if beta <= 1 {
+                // An odd number: after our stone in a column with an odd number of stones,
+                // the opponent leads and we follow up.
+                let odd = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
+                if self.params.claim_even_general || odd & odd.wrapping_sub(1) == 0 {
+                    // Any move will do: one in a column with an even number of stones makes
+                    // that column odd, and the count of odd columns even again.
+                    let mut rest = if self.params.claim_even_general {
+                        next
+                    } else {
+                        odd & next
+                    };
+                    while rest != 0 {
+                        let mv = rest & rest.wrapping_neg();
+                        rest ^= mv;
+                        if let Some(b) = follow_up_bound::<W, H>(cur ^ mask, cur | mv, mask | mv) {
+                            if alpha < -b {
+                                alpha = -b;
+                                if alpha >= beta {
+                                    return alpha;
+                                }
+                            }
                         }
                     }
                 }
-            }
-        }
-        // We cannot win with our next stone (the caller checked).
-        let mut max = (Self::CELLS - 1 - moves) / 2;
-        if H % 2 == 0 && self.params.claim_even && pos.columns_even() {
-            // Claim-even: the opponent answers every move in the same column, taking every
-            // odd-row cell (0-based) left; we get the even-row ones. If our stones and those
-            // cells hold no four, we never win; if theirs do, they win at the latest with
-            // their last stone.
-            let empty = !pos.mask();
-            let ours = pos.current() | (Position::<W, H>::EVEN_ROWS & empty);
-            if !has_four::<W, H>(ours) {
-                let theirs = pos.opponent() | (Position::<W, H>::ODD_ROWS & empty);
-                max = max.min(if has_four::<W, H>(theirs) { -1 } else { 0 });
             }
         }
         if beta > max {
@@ -234,17 +248,21 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             }
         }
 
-        let use_table = self.params.table_every_ply || moves % 2 == 0;
+        let tt = self.shared.table;
+        let use_table = (self.params.table_every_ply || moves % 2 == 0)
+            && (moves as u32) < self.params.table_below;
         let key = pos.key();
         let mut tt_move = None;
+        let mut slot = None;
         if use_table {
             let mirror = (moves as u32) < self.params.mirror_below;
             if mirror && self.params.prefetch {
-                self.shared.table.prefetch(pos.mirror_key());
+                tt.prefetch(pos.mirror_key());
             }
-            let mut hit = self.shared.table.probe(key);
+            let (mut hit, s) = tt.probe_slot(key);
+            slot = Some(s);
             if hit.is_none() && mirror {
-                hit = self.shared.table.probe(pos.mirror_key()).map(|mut e| {
+                hit = tt.probe(pos.mirror_key()).map(|mut e| {
                     e.best_move = e.best_move.map(|c| (W - 1) as u8 - c);
                     e
                 });
@@ -308,12 +326,13 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         // Children that will probe the table: start loading their buckets now.
         let prefetch = self.params.prefetch
             && (self.params.table_every_ply || moves % 2 == 1)
-            && (moves as u32) >= self.params.etc_below;
+            && (moves as u32) >= self.params.etc_below
+            && (moves as u32) + 1 < self.params.table_below;
         for &col in Self::ORDER.iter() {
             let mv = next & Position::<W, H>::column_mask(col);
             if mv != 0 {
                 if prefetch {
-                    self.shared.table.prefetch(pos.after(mv).key());
+                    tt.prefetch(pos.after(mv).key());
                 }
                 list.push(
                     mv,
@@ -386,29 +405,24 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         if self.aborted {
             return 0;
         }
-        if let Some(v) = cutoff {
-            if use_table {
-                let col = Position::<W, H>::column_of(best_move) as u8;
-                self.shared
-                    .table
-                    .store(key, v, Bound::Lower, Some(col), self.nodes - start);
-            }
-            return v;
-        }
-        if use_table {
-            let (bound, mv) = if best > alpha0 {
-                (
-                    Bound::Exact,
-                    Some(Position::<W, H>::column_of(best_move) as u8),
-                )
+        if let Some(slot) = slot {
+            let (value, bound, mv) = if let Some(v) = cutoff {
+                (v, Bound::Lower, Some(best_move))
+            } else if best > alpha0 {
+                (best, Bound::Exact, Some(best_move))
             } else {
-                (Bound::Upper, None)
+                (best, Bound::Upper, None)
             };
-            self.shared
-                .table
-                .store(key, best, bound, mv, self.nodes - start);
+            let mv = mv.map(|m| Position::<W, H>::column_of(m) as u8).or(tt_move);
+            let work = self.nodes - start;
+            if work < self.params.rescan_work {
+                tt.store_at(slot, value, bound, mv, work);
+            } else {
+                // A long search: its slot may have been taken meanwhile; choose again.
+                tt.store(key, value, bound, mv, work);
+            }
         }
-        best
+        cutoff.unwrap_or(best)
     }
 
     /// The exact score, narrowed by null-window searches, or `None` if stopped.
@@ -551,4 +565,35 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         debug_assert!(false, "no move achieves the exact score");
         None
     }
+}
+
+/// The follow-up (claim-even) bound on boards of even height, for a position with an even
+/// number of empty cells where `leader` is to move and `follower` answers.
+///
+/// The follower's strategy: answer every move on top of it in the same column; when the
+/// leader fills the last cell of a column, play the lowest cell of another column with an
+/// odd number of stones (one exists: the empty cells are even in number again only in
+/// pairs of such columns). In the columns with an even number of stones the leader then
+/// gets only the cells on even rows (0-based) and the follower those on odd rows; in the
+/// others the leader may get any cell. If the leader's stones and every cell it may get
+/// hold no four, the leader never wins: its score is at most 0, and at most -1 when the
+/// follower's stones and its sure cells hold a four (the board fills up, the follower gets
+/// them all). `None` when the leader may still make four.
+#[inline]
+fn follow_up_bound<const W: usize, const H: usize>(
+    leader: u64,
+    follower: u64,
+    mask: u64,
+) -> Option<i32> {
+    let empty = Position::<W, H>::BOARD & !mask;
+    // The lowest empty cell of every column with an odd number of stones. Adding it to the
+    // column's run of empty cells carries out of the board (to the spare bit), leaving the
+    // empty cells of the other columns.
+    let odd_free = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
+    let odd = empty ^ ((empty + odd_free) & Position::<W, H>::BOARD);
+    if has_four::<W, H>(leader | (empty & Position::<W, H>::EVEN_ROWS) | odd) {
+        return None;
+    }
+    let sure = follower | (empty & Position::<W, H>::ODD_ROWS & !odd);
+    Some(if has_four::<W, H>(sure) { -1 } else { 0 })
 }

@@ -85,6 +85,8 @@ const fn field(bits: u32) -> u64 {
     (1u64 << bits) - 1
 }
 
+// A slot's index within its bucket fits the 3 low bits of `probe_slot`'s ranking.
+const _: () = assert!(SLOTS_PER_BUCKET == 8);
 // The fields tile the word exactly.
 const _: () = assert!(CHECK_SHIFT + CHECK_BITS == 64);
 // Scores of every board the position layout allows (<= 64 cells) fit the value field.
@@ -234,6 +236,13 @@ const fn inverse_odd(a: u64) -> u64 {
     x
 }
 
+/// A slot chosen by [`Table::probe_slot`] for a later [`Table::store_at`].
+#[derive(Clone, Copy, Debug)]
+pub struct Slot {
+    index: usize,
+    check: u64,
+}
+
 /// The shared transposition table.
 ///
 /// Built once, shared by reference among threads (`Table` is `Sync`), reused across solves:
@@ -356,18 +365,65 @@ impl Table {
     /// The entry stored for `key`, if any. `key` must be below `2^key_bits`.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.probe_slot(key).0
+    }
+
+    /// The entry stored for `key`, if any, and the slot a later [`Table::store_at`] for the
+    /// same key should write: the slot holding the key, else an empty one, else the one of
+    /// least worth (see "Replacement" above). One pass over the bucket without branches on
+    /// its contents, so that it costs one cache line and no mispredictions.
+    #[inline]
+    pub fn probe_slot(&self, key: u64) -> (Option<Entry>, Slot) {
         let (first, check) = self.locate(key);
-        for i in first..first + SLOTS_PER_BUCKET {
+        let generation = self.generation() as u64;
+        let mut words = [0u64; SLOTS_PER_BUCKET];
+        // Per slot, `rank << 3 | j`: rank 0 for the key's own entry, 1 for an empty slot,
+        // 2 + worth otherwise; the smallest wins, the first on ties.
+        let mut best = u64::MAX;
+        for (j, word) in words.iter_mut().enumerate() {
             // ORDERING: Relaxed: the word is the whole entry, check bits included, and
             // publishes no other memory; atomicity alone keeps it from tearing.
-            let w = self.slots.get(i).load(Ordering::Relaxed);
-            if check_of(w) == check {
-                if let Some(e) = unpack(w) {
-                    return Some(e);
-                }
-            }
+            let w = self.slots.get(first + j).load(Ordering::Relaxed);
+            *word = w;
+            let used = w & field(BOUND_BITS) != 0;
+            let current = ((w >> GEN_SHIFT) & field(GEN_BITS) == generation) as u64;
+            let worth = 2 + ((w >> WORK_SHIFT) & field(WORK_BITS)) + 64 * current;
+            let rank = if !used {
+                1
+            } else if check_of(w) == check {
+                0
+            } else {
+                worth
+            };
+            best = best.min(rank << 3 | j as u64);
         }
-        None
+        let j = (best & 7) as usize;
+        let entry = if best < 8 { unpack(words[j]) } else { None };
+        (
+            entry,
+            Slot {
+                index: first + j,
+                check,
+            },
+        )
+    }
+
+    /// Stores a result at the slot [`Table::probe_slot`] chose for its key, without looking
+    /// at the bucket again. Other stores since the probe may have put another key there; it
+    /// is then replaced, which costs that entry and is never wrong.
+    #[inline]
+    pub fn store_at(&self, slot: Slot, value: i32, bound: Bound, best_move: Option<u8>, work: u64) {
+        let entry = Entry {
+            value,
+            bound,
+            best_move,
+            work: (63 - (work | 1).leading_zeros()).min(MAX_WORK) as u8,
+            generation: self.generation(),
+        };
+        // ORDERING: Relaxed: one whole-word store; readers need no other memory with it.
+        self.slots
+            .get(slot.index)
+            .store(pack(slot.check, &entry), Ordering::Relaxed);
     }
 
     /// Stores a result for `key` (below `2^key_bits`): `value` with its `bound`, the best
