@@ -39,8 +39,8 @@ enum Command {
 #[derive(Args, Clone)]
 struct Common {
     /// Table size in MiB (any whole number >= 1). Default: a sixteenth of the machine's
-    /// memory, between 64 MiB and 1024 MiB (256 MiB when the memory cannot be read); larger
-    /// tables measured slower per node (BENCHMARKS.md).
+    /// memory, between 64 MiB and 256 MiB (256 MiB when the memory cannot be read); larger
+    /// tables measured slower per node and barely smaller in nodes (BENCHMARKS.md).
     #[arg(long = "tt-mb", value_name = "MIB")]
     tt_mb: Option<usize>,
     /// Pin search threads to cores (goes on unpinned, with a warning, where refused).
@@ -130,7 +130,7 @@ fn main() -> ExitCode {
     }
 }
 
-/// The default table size: a sixteenth of physical memory, clamped to 64..=1024 MiB.
+/// The default table size: a sixteenth of physical memory, clamped to 64..=256 MiB.
 fn default_tt_mb() -> usize {
     let total_kib = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
         s.lines()
@@ -138,7 +138,7 @@ fn default_tt_mb() -> usize {
             .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
     });
     match total_kib {
-        Some(kib) => (kib / 1024 / 16).clamp(64, 1024),
+        Some(kib) => (kib / 1024 / 16).clamp(64, 256),
         None => fourfold::DEFAULT_TABLE_MIB,
     }
 }

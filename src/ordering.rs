@@ -95,6 +95,21 @@ pub(crate) fn threat_score<const W: usize, const H: usize>(
     score as i32
 }
 
+/// [`threat_score`] without bonus for up to `W` moves at once (unused lanes hold 0): the
+/// same arithmetic in lanes, which the compiler turns into vector instructions.
+#[inline]
+pub(crate) fn threat_scores<const W: usize, const H: usize>(
+    pos: &Position<W, H>,
+    mvs: &[u64; W],
+) -> [i32; W] {
+    let (cur, mask) = (pos.current(), pos.mask());
+    let mut threats = [0u64; W];
+    for (t, &mv) in threats.iter_mut().zip(mvs) {
+        *t = winning_cells::<W, H>(cur | mv, mask | mv);
+    }
+    threats.map(|t| t.count_ones() as i32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,7 +21,7 @@
 //!
 //! The thresholds live in [`Params`]; BENCHMARKS.md records how they were chosen.
 
-use crate::ordering::{column_order, threat_score, MoveList};
+use crate::ordering::{column_order, threat_score, threat_scores, MoveList};
 use crate::position::{has_four, Position};
 use crate::sync::{AtomicU64, Ordering};
 use crate::table::{Bound, InProgress, Table};
@@ -320,38 +320,11 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             }
         }
 
-        let mut list = MoveList::<W>::new();
-        let threats = (moves as u32) < self.params.threat_order_below;
-        let bonus = self.params.threat_bonus;
-        // Children that will probe the table: start loading their buckets now.
-        let prefetch = self.params.prefetch
-            && (self.params.table_every_ply || moves % 2 == 1)
-            && (moves as u32) >= self.params.etc_below
-            && (moves as u32) + 1 < self.params.table_below;
-        for &col in Self::ORDER.iter() {
-            let mv = next & Position::<W, H>::column_mask(col);
-            if mv != 0 {
-                if prefetch {
-                    tt.prefetch(pos.after(mv).key());
-                }
-                list.push(
-                    mv,
-                    if threats {
-                        threat_score(pos, mv, bonus)
-                    } else {
-                        0
-                    },
-                );
-            }
-        }
-        if let Some(c) = tt_move {
-            list.bring_to_front(next & Position::<W, H>::column_mask(c as usize));
-        }
-
         let start = self.nodes;
         let alpha0 = alpha;
         let mut best = i32::MIN;
         let mut best_move = 0u64;
+        let mut cutoff = None;
         // With several threads, near the root: announce that this node is being searched,
         // and put off children another thread is searching now (ABDADA's idea) so that the
         // threads spread over the tree instead of searching the same child together.
@@ -360,41 +333,96 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             .busy
             .filter(|_| (moves as u32) < self.params.defer_below);
         let marked = busy.is_some_and(|b| b.enter(key));
-        let mut deferred = [0u64; W];
-        let (mut n_deferred, mut i, mut second) = (0, 0, false);
-        let mut cutoff = None;
-        loop {
-            let mv = if !second && i < list.as_slice().len() {
-                list.as_slice()[i]
-            } else if !second {
-                (second, i) = (true, 0);
-                continue;
-            } else if i < n_deferred {
-                deferred[i]
-            } else {
-                break;
-            };
-            i += 1;
-            let child = pos.after(mv);
-            if !second && i > 1 && self.defers && busy.is_some_and(|b| b.is_busy(child.key())) {
-                deferred[n_deferred] = mv;
-                n_deferred += 1;
-                continue;
-            }
-            let v = -self.negamax(&child, -beta, -alpha);
-            if self.aborted {
-                break;
-            }
-            if v > best {
-                best = v;
-                best_move = mv;
-            }
+
+        // The table's move first, before the others are scored: when it cuts, as it mostly
+        // does, ordering them would be wasted.
+        let first = tt_move.map_or(0, |c| next & Position::<W, H>::column_mask(c as usize));
+        if first != 0 {
+            let v = -self.negamax(&pos.after(first), -beta, -alpha);
+            (best, best_move) = (v, first);
             if v >= beta {
                 cutoff = Some(v);
-                break;
-            }
-            if v > alpha {
+            } else if v > alpha {
                 alpha = v;
+            }
+        }
+
+        if cutoff.is_none() && !self.aborted {
+            let mut list = MoveList::<W>::new();
+            let threats = (moves as u32) < self.params.threat_order_below;
+            let bonus = self.params.threat_bonus;
+            // Children that will probe the table: start loading their buckets now.
+            let prefetch = self.params.prefetch
+                && (self.params.table_every_ply || moves % 2 == 1)
+                && (moves as u32) >= self.params.etc_below
+                && (moves as u32) + 1 < self.params.table_below;
+            let mut mvs = [0u64; W];
+            let mut n = 0;
+            for &col in Self::ORDER.iter() {
+                let mv = next & !first & Position::<W, H>::column_mask(col);
+                if mv != 0 {
+                    mvs[n] = mv;
+                    n += 1;
+                }
+            }
+            let scores = if threats && bonus == 0 {
+                threat_scores(pos, &mvs)
+            } else {
+                [0; W]
+            };
+            for (k, &mv) in mvs[..n].iter().enumerate() {
+                if prefetch {
+                    tt.prefetch(pos.after(mv).key());
+                }
+                let score = if threats && bonus != 0 {
+                    threat_score(pos, mv, bonus)
+                } else {
+                    scores[k]
+                };
+                list.push(mv, score);
+            }
+
+            let mut deferred = [0u64; W];
+            let (mut n_deferred, mut i, mut second) = (0, 0, false);
+            // The first child is never put off: someone must search it.
+            let keep = usize::from(first == 0);
+            loop {
+                let mv = if !second && i < list.as_slice().len() {
+                    list.as_slice()[i]
+                } else if !second {
+                    (second, i) = (true, 0);
+                    continue;
+                } else if i < n_deferred {
+                    deferred[i]
+                } else {
+                    break;
+                };
+                i += 1;
+                let child = pos.after(mv);
+                if !second
+                    && i > keep
+                    && self.defers
+                    && busy.is_some_and(|b| b.is_busy(child.key()))
+                {
+                    deferred[n_deferred] = mv;
+                    n_deferred += 1;
+                    continue;
+                }
+                let v = -self.negamax(&child, -beta, -alpha);
+                if self.aborted {
+                    break;
+                }
+                if v > best {
+                    best = v;
+                    best_move = mv;
+                }
+                if v >= beta {
+                    cutoff = Some(v);
+                    break;
+                }
+                if v > alpha {
+                    alpha = v;
+                }
             }
         }
         if marked {
