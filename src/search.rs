@@ -625,3 +625,71 @@ fn follow_up_bound<const W: usize, const H: usize>(
     let sure = follower | (empty & Position::<W, H>::ODD_ROWS & !odd);
     Some(if has_four::<W, H>(sure) { -1 } else { 0 })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type P = Position<7, 6>;
+
+    /// Plain negamax, no pruning: the definition of the score.
+    fn minimax(p: &P) -> i32 {
+        if p.is_full() {
+            return 0;
+        }
+        let win = (42 + 1 - p.moves() as i32) / 2;
+        let mut best = -win;
+        for col in 0..7 {
+            if p.can_play(col) {
+                if p.is_winning_move(col) {
+                    return win;
+                }
+                let mut q = *p;
+                q.play_col(col);
+                best = best.max(-minimax(&q));
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn follow_up_bound_never_overstates_the_leader() {
+        let mut s = 0x5eed_u64;
+        let mut rng = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let (mut checked, mut bounded, mut lost) = (0, 0, 0);
+        while checked < 4000 {
+            // Random play to an even number of stones (the leader, to move, is the first
+            // player), 30 to 36, with any mix of column parities.
+            let target = 30 + 2 * (rng() % 4) as u32;
+            let mut p = P::new();
+            while p.moves() < target {
+                let cols: Vec<usize> = (0..7)
+                    .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                    .collect();
+                if cols.is_empty() {
+                    break;
+                }
+                p.play_col(cols[(rng() % cols.len() as u64) as usize]);
+            }
+            if p.moves() < target {
+                continue;
+            }
+            checked += 1;
+            let Some(b) = follow_up_bound::<7, 6>(p.current(), p.current() ^ p.mask(), p.mask())
+            else {
+                continue;
+            };
+            let score = minimax(&p);
+            assert!(score <= b, "{p:?}: score {score}, bound {b}\n{p}");
+            bounded += 1;
+            lost += usize::from(b < 0);
+        }
+        // The test means something only if the bound often applies, both ways.
+        assert!(bounded > 60 && lost > 20, "{bounded} bounded, {lost} lost");
+    }
+}

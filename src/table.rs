@@ -846,6 +846,34 @@ mod tests {
     }
 
     #[test]
+    fn probe_slot_picks_the_slot_store_would() {
+        // Two identical one-bucket tables, one filled through `store`, the other through
+        // `probe_slot` + `store_at`: the same entries must survive.
+        let a = Table::with_buckets(1, 20).unwrap();
+        let b = Table::with_buckets(1, 20).unwrap();
+        let put = |k: u64, v: i32, bound: Bound, mv: Option<u8>, work: u64| {
+            a.store(k, v, bound, mv, work);
+            let (_, slot) = b.probe_slot(k);
+            b.store_at(slot, v, bound, mv, work);
+        };
+        for k in 0..8u64 {
+            put(k, k as i32, Bound::Exact, Some(1), 1 << (k + 4));
+        }
+        put(100, 1, Bound::Lower, None, 1 << 10); // evicts the cheapest
+        a.new_generation();
+        b.new_generation();
+        put(200, 2, Bound::Upper, None, 1); // evicts an old entry
+        put(5, -3, Bound::Upper, Some(6), 3); // overwrites its own key in place
+        for k in (0..8).chain([100, 200]) {
+            assert_eq!(a.probe(k), b.probe(k), "key {k}");
+            let (hit, _) = b.probe_slot(k);
+            assert_eq!(hit, b.probe(k));
+        }
+        assert!(b.probe(0).is_none() && b.probe(1).is_none());
+        assert_eq!(b.probe(5).unwrap().value, -3);
+    }
+
+    #[test]
     fn generation_wraps_and_entries_survive_it() {
         let t = Table::with_buckets(64, 20).unwrap(); // 512 slots: all sampled by `fill`
         t.store(42, 3, Bound::Exact, Some(2), 5);

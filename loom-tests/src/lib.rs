@@ -115,6 +115,14 @@ impl Write {
         table.store(self.key, self.value, self.bound, self.best_move, self.nodes);
     }
 
+    /// Stores it the search's way: [`Table::probe_slot`] first, [`Table::store_at`] later
+    /// (with `between` run in the gap, as the search of the subtree would).
+    pub fn probe_then_store_at(&self, table: &Table, between: impl FnOnce()) {
+        let (_, slot) = table.probe_slot(self.key);
+        between();
+        table.store_at(slot, self.value, self.bound, self.best_move, self.nodes);
+    }
+
     /// The entry this write reads back as when written in `generation`.
     pub fn entry(&self, generation: u8) -> Entry {
         Entry {

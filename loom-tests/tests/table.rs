@@ -203,6 +203,51 @@ fn different_keys_racing_to_evict_from_a_full_bucket() {
     });
 }
 
+/// The search's store: a slot chosen at probe time and written later, while another thread
+/// stores other keys into the same (full) bucket, possibly into that very slot, and a reader
+/// probes. The late write may cost another key its entry but every probe, during and after,
+/// returns nothing or the entry stored for that very key.
+#[test]
+fn a_slot_chosen_early_and_written_late_never_gives_a_wrong_hit() {
+    model_bounded(PREEMPTIONS, || {
+        let table = Arc::new(one_bucket());
+        let mut writes: Vec<Write> = (1..=8).map(|k| Write::tagged(k, k as u32)).collect();
+        for w in &writes {
+            w.store(&table);
+        }
+        let late = Write::tagged(20, 30);
+        let others = [Write::tagged(21, 31), Write::tagged(22, 32)];
+        writes.push(late);
+        writes.extend(others);
+        let all = Arc::new(writes);
+        let searcher = {
+            let table = Arc::clone(&table);
+            // Its own subtree stores a key in between, as a search does.
+            thread::spawn(move || late.probe_then_store_at(&table, || others[0].store(&table)))
+        };
+        let rival = {
+            let table = Arc::clone(&table);
+            thread::spawn(move || others[1].probe_then_store_at(&table, || {}))
+        };
+        let reader = {
+            let (table, all) = (Arc::clone(&table), Arc::clone(&all));
+            thread::spawn(move || {
+                assert_probe_is_one_of(&table, 20, &all, 0);
+                assert_probe_is_one_of(&table, 1, &all, 0);
+            })
+        };
+        searcher.join().unwrap();
+        rival.join().unwrap();
+        reader.join().unwrap();
+        for k in (1..=8).chain([20, 21, 22]) {
+            assert_probe_is_one_of(&table, k, &all, 0);
+        }
+        for k in NEVER_STORED {
+            assert_eq!(table.probe(k), None);
+        }
+    });
+}
+
 /// Three writers of new keys race into a full bucket with no reader: whatever the
 /// interleaving, the bucket ends with eight distinct stored keys, each probe returning the
 /// entry written for its own key.
