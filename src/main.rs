@@ -172,6 +172,7 @@ fn parse_params(list: &[String]) -> Result<Params, String> {
             "claim_even" => p.claim_even = b()?,
             "claim_even_general" => p.claim_even_general = b()?,
             "table_below" => p.table_below = n()?,
+            "forcing_from" => p.forcing_from = n()?,
             "rescan_work" => p.rescan_work = n()? as u64,
             "zero_window_below" => p.zero_window_below = n()?,
             "prefetch" => p.prefetch = b()?,

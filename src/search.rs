@@ -12,12 +12,25 @@
 //! stone (on 7 x 6: 22 - s, so 18 for the quickest possible win), the negation when it loses
 //! that way, 0 for a draw.
 //!
+//! # Bounds before the search of a node
+//!
+//! - From the moves left: neither side can win before its next stone.
+//! - Follow-up (claim-even, boards of even height): with an even number of empty cells the
+//!   opponent can answer each of our moves on top of it; if that leaves us no four, we score
+//!   at most 0 (at most -1 if it hands the opponent one). With an odd number, each of our
+//!   moves is tried as the move after which we follow up, for a lower bound. The argument,
+//!   which covers columns of any parity, is at `follow_up_bound`; a test checks it against
+//!   plain minimax.
+//!
 //! # Where the table is used
 //!
 //! - Probe and store on even plies only (positions where the first player is to move). Odd
 //!   plies instead probe their children (enhanced transposition cutoff, ETC) while few stones
 //!   are down, and store nothing, which leaves the table's room for the even plies.
 //! - While few stones are down, a miss is retried with the mirror image's key.
+//! - The probe also chooses the slot the node's result will go to, so the store does not
+//!   read the bucket again (unless the search was long and the bucket may have changed).
+//! - The table's move is searched before the other moves are scored.
 //!
 //! The thresholds live in [`Params`]; BENCHMARKS.md records how they were chosen.
 
@@ -44,6 +57,10 @@ pub struct Params {
     pub mirror_below: u32,
     /// Use the table on every ply instead of even plies only.
     pub table_every_ply: bool,
+    /// Windows with `beta >= forcing_from` or `alpha <= -forcing_from` (is there a quick
+    /// win, for either side?) add the threats playable at once to the threat score
+    /// (`threat_bonus` bit 1).
+    pub forcing_from: u32,
     /// Use the table only while fewer than this many stones are down.
     pub table_below: u32,
     /// Stores of searches of at least this many nodes look for their slot again.
@@ -75,6 +92,7 @@ impl Default for Params {
             mirror_below: 14,
             table_every_ply: false,
             table_below: 64,
+            forcing_from: 7,
             rescan_work: 1 << 10,
             claim_even: true,
             claim_even_general: true,
@@ -350,7 +368,14 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         if cutoff.is_none() && !self.aborted {
             let mut list = MoveList::<W>::new();
             let threats = (moves as u32) < self.params.threat_order_below;
-            let bonus = self.params.threat_bonus;
+            // A window far from 0 asks whether a side wins quickly: forcing moves (threats the
+            // opponent must answer at once) then come first.
+            let quick = self.params.forcing_from as i32;
+            let bonus = if beta >= quick || alpha <= -quick {
+                self.params.threat_bonus | 2
+            } else {
+                self.params.threat_bonus
+            };
             // Children that will probe the table: start loading their buckets now.
             let prefetch = self.params.prefetch
                 && (self.params.table_every_ply || moves % 2 == 1)
