@@ -657,28 +657,19 @@ mod tests {
 
     type P = Position<7, 6>;
 
-    /// Plain negamax, no pruning: the definition of the score.
-    fn minimax(p: &P) -> i32 {
-        if p.is_full() {
-            return 0;
-        }
-        let win = (42 + 1 - p.moves() as i32) / 2;
-        let mut best = -win;
-        for col in 0..7 {
-            if p.can_play(col) {
-                if p.is_winning_move(col) {
-                    return win;
-                }
-                let mut q = *p;
-                q.play_col(col);
-                best = best.max(-minimax(&q));
-            }
-        }
-        best
-    }
-
     #[test]
     fn follow_up_bound_never_overstates_the_leader() {
+        // The oracle: the search without any follow-up bound (itself checked against plain
+        // minimax by the integration tests).
+        let oracle: crate::Solver = crate::Solver::builder()
+            .table_mib(16)
+            .threads(1)
+            .params(Params {
+                claim_even: false,
+                ..Params::default()
+            })
+            .build()
+            .unwrap();
         let mut s = 0x5eed_u64;
         let mut rng = move || {
             s ^= s << 13;
@@ -709,7 +700,7 @@ mod tests {
             else {
                 continue;
             };
-            let score = minimax(&p);
+            let score = oracle.solve(&p).unwrap().score;
             assert!(score <= b, "{p:?}: score {score}, bound {b}\n{p}");
             bounded += 1;
             lost += usize::from(b < 0);
