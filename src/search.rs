@@ -20,7 +20,7 @@
 //!   at most 0 (at most -1 if it hands the opponent one). With an odd number, each of our
 //!   moves is tried as the move after which we follow up, for a lower bound. The argument,
 //!   which covers columns of any parity, is at `follow_up_bound`; a test checks it against
-//!   plain minimax.
+//!   the search without it on random positions.
 //!
 //! # Where the table is used
 //!
