@@ -135,16 +135,22 @@ fn same_key_overwrite_in_a_full_bucket_never_mixes() {
     });
 }
 
+/// A one-bucket table holding keys `1..=n` (work growing with the key), and their writes.
+fn prefilled(n: u64) -> (Arc<Table>, Vec<Write>) {
+    let table = Arc::new(one_bucket());
+    let writes: Vec<Write> = (1..=n).map(|k| Write::tagged(k, k as u32)).collect();
+    for w in &writes {
+        w.store(&table);
+    }
+    (table, writes)
+}
+
 /// Stores keys `1..=prefill` (work growing with the key), then races two writers of new keys
 /// 20 and 21 against a reader that probes `probed_racer` and key 1. Every probe returns
 /// nothing or that key's own entry; afterwards the bucket holds eight distinct stored keys
 /// with at least one racer among them.
 fn race_two_writers(prefill: u64, probed_racer: u64) -> Arc<Table> {
-    let table = Arc::new(one_bucket());
-    let mut writes: Vec<Write> = (1..=prefill).map(|k| Write::tagged(k, k as u32)).collect();
-    for w in &writes {
-        w.store(&table);
-    }
+    let (table, mut writes) = prefilled(prefill);
     let racers = [Write::tagged(20, 30), Write::tagged(21, 31)];
     writes.extend(racers);
     let all = Arc::new(writes);
@@ -210,11 +216,7 @@ fn different_keys_racing_to_evict_from_a_full_bucket() {
 #[test]
 fn a_slot_chosen_early_and_written_late_never_gives_a_wrong_hit() {
     model_bounded(PREEMPTIONS, || {
-        let table = Arc::new(one_bucket());
-        let mut writes: Vec<Write> = (1..=8).map(|k| Write::tagged(k, k as u32)).collect();
-        for w in &writes {
-            w.store(&table);
-        }
+        let (table, mut writes) = prefilled(8);
         let late = Write::tagged(20, 30);
         let others = [Write::tagged(21, 31), Write::tagged(22, 32)];
         writes.push(late);
@@ -254,11 +256,7 @@ fn a_slot_chosen_early_and_written_late_never_gives_a_wrong_hit() {
 #[test]
 fn three_writers_evicting_leave_a_consistent_bucket() {
     model_bounded(PREEMPTIONS, || {
-        let table = Arc::new(one_bucket());
-        let mut writes: Vec<Write> = (1..=8).map(|k| Write::tagged(k, k as u32)).collect();
-        for w in &writes {
-            w.store(&table);
-        }
+        let (table, mut writes) = prefilled(8);
         let racers = [
             Write::tagged(20, 30),
             Write::tagged(21, 31),
@@ -330,11 +328,7 @@ fn generation_bumped_before_spawn_is_seen_by_the_threads() {
 #[test]
 fn clear_before_spawn_is_seen_by_the_threads() {
     model_bounded(PREEMPTIONS, || {
-        let table = Arc::new(one_bucket());
-        let old: Vec<Write> = (1..=8).map(|k| Write::tagged(k, k as u32)).collect();
-        for w in &old {
-            w.store(&table);
-        }
+        let (table, old) = prefilled(8);
         table.clear();
         let fresh = Write::tagged(20, 3);
         let writer = {
