@@ -18,6 +18,34 @@ const PREEMPTIONS: usize = 4;
 /// check equals an empty slot's: it also checks that the all-zero word is never an entry.
 const NEVER_STORED: [u64; 4] = [0, 9, 33, 63];
 
+/// Spawns one thread per write, each storing it.
+fn spawn_stores(
+    table: &Arc<Table>,
+    writes: impl IntoIterator<Item = Write>,
+) -> Vec<thread::JoinHandle<()>> {
+    writes
+        .into_iter()
+        .map(|w| {
+            let table = Arc::clone(table);
+            thread::spawn(move || w.store(&table))
+        })
+        .collect()
+}
+
+/// Joins every thread, propagating a panic.
+fn join_all(handles: Vec<thread::JoinHandle<()>>) {
+    for h in handles {
+        h.join().unwrap();
+    }
+}
+
+/// Keys never stored must miss.
+fn assert_never_stored_miss(table: &Table) {
+    for k in NEVER_STORED {
+        assert_eq!(table.probe(k), None);
+    }
+}
+
 /// How many of `writes`' keys a probe finds, after checking that each hit is an entry one of
 /// `writes` stored for that very key in `generation`.
 fn found_keys(table: &Table, writes: &[Write], generation: u8) -> usize {
@@ -51,13 +79,7 @@ fn same_key_writers_never_mix() {
             nodes: 1 << 20,
         };
         let table = Arc::new(one_bucket());
-        let writers: Vec<_> = [a, b]
-            .into_iter()
-            .map(|w| {
-                let table = Arc::clone(&table);
-                thread::spawn(move || w.store(&table))
-            })
-            .collect();
+        let writers = spawn_stores(&table, [a, b]);
         let reader = {
             let table = Arc::clone(&table);
             thread::spawn(move || {
@@ -65,18 +87,14 @@ fn same_key_writers_never_mix() {
                 assert_probe_is_one_of(&table, 7, &[a, b], 0);
             })
         };
-        for h in writers {
-            h.join().unwrap();
-        }
+        join_all(writers);
         reader.join().unwrap();
         assert!(
             table.probe(7).is_some(),
             "both writers stored key 7 and it is gone"
         );
         assert_probe_is_one_of(&table, 7, &[a, b], 0);
-        for k in NEVER_STORED {
-            assert_eq!(table.probe(k), None);
-        }
+        assert_never_stored_miss(&table);
     });
 }
 
@@ -108,13 +126,7 @@ fn same_key_overwrite_in_a_full_bucket_never_mixes() {
             best_move: Some(6),
             nodes: 1 << 50,
         };
-        let writers: Vec<_> = [a, b]
-            .into_iter()
-            .map(|w| {
-                let table = Arc::clone(&table);
-                thread::spawn(move || w.store(&table))
-            })
-            .collect();
+        let writers = spawn_stores(&table, [a, b]);
         let reader = {
             let table = Arc::clone(&table);
             thread::spawn(move || {
@@ -122,9 +134,7 @@ fn same_key_overwrite_in_a_full_bucket_never_mixes() {
                 assert_probe_is_one_of(&table, 8, &[old, a, b], 0);
             })
         };
-        for h in writers {
-            h.join().unwrap();
-        }
+        join_all(writers);
         reader.join().unwrap();
         assert_probe_is_one_of(&table, 8, &[a, b], 0);
         assert_eq!(
@@ -154,13 +164,7 @@ fn race_two_writers(prefill: u64, probed_racer: u64) -> Arc<Table> {
     let racers = [Write::tagged(20, 30), Write::tagged(21, 31)];
     writes.extend(racers);
     let all = Arc::new(writes);
-    let writers: Vec<_> = racers
-        .into_iter()
-        .map(|w| {
-            let table = Arc::clone(&table);
-            thread::spawn(move || w.store(&table))
-        })
-        .collect();
+    let writers = spawn_stores(&table, racers);
     let reader = {
         let (table, all) = (Arc::clone(&table), Arc::clone(&all));
         thread::spawn(move || {
@@ -168,9 +172,7 @@ fn race_two_writers(prefill: u64, probed_racer: u64) -> Arc<Table> {
             assert_probe_is_one_of(&table, 1, &all, 0);
         })
     };
-    for h in writers {
-        h.join().unwrap();
-    }
+    join_all(writers);
     reader.join().unwrap();
     assert_eq!(found_keys(&table, &all, 0), 8, "a slot lost its entry");
     assert!(table.probe(20).is_some() || table.probe(21).is_some());
@@ -187,9 +189,7 @@ fn race_two_writers(prefill: u64, probed_racer: u64) -> Arc<Table> {
 fn different_keys_racing_for_the_last_free_slot() {
     model_bounded(PREEMPTIONS, || {
         let table = race_two_writers(7, 20);
-        for k in NEVER_STORED {
-            assert_eq!(table.probe(k), None);
-        }
+        assert_never_stored_miss(&table);
     });
 }
 
@@ -203,9 +203,7 @@ fn different_keys_racing_to_evict_from_a_full_bucket() {
         let table = race_two_writers(8, 21);
         // Key 1 was the cheapest: some racer evicted it.
         assert_eq!(table.probe(1), None);
-        for k in NEVER_STORED {
-            assert_eq!(table.probe(k), None);
-        }
+        assert_never_stored_miss(&table);
     });
 }
 
@@ -244,9 +242,7 @@ fn a_slot_chosen_early_and_written_late_never_gives_a_wrong_hit() {
         for k in (1..=8).chain([20, 21, 22]) {
             assert_probe_is_one_of(&table, k, &all, 0);
         }
-        for k in NEVER_STORED {
-            assert_eq!(table.probe(k), None);
-        }
+        assert_never_stored_miss(&table);
     });
 }
 
@@ -263,20 +259,10 @@ fn three_writers_evicting_leave_a_consistent_bucket() {
             Write::tagged(22, 32),
         ];
         writes.extend(racers);
-        let writers: Vec<_> = racers
-            .into_iter()
-            .map(|w| {
-                let table = Arc::clone(&table);
-                thread::spawn(move || w.store(&table))
-            })
-            .collect();
-        for h in writers {
-            h.join().unwrap();
-        }
+        let writers = spawn_stores(&table, racers);
+        join_all(writers);
         assert_eq!(found_keys(&table, &writes, 0), 8, "a slot lost its entry");
-        for k in NEVER_STORED {
-            assert_eq!(table.probe(k), None);
-        }
+        assert_never_stored_miss(&table);
     });
 }
 
@@ -307,9 +293,7 @@ fn generation_bumped_before_spawn_is_seen_by_the_threads() {
                 })
             })
             .collect();
-        for h in writers {
-            h.join().unwrap();
-        }
+        join_all(writers);
         assert_eq!(table.generation(), 2);
         let new = found_keys(&table, &racers, 2);
         assert!(new >= 1, "both new entries were lost");

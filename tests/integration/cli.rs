@@ -23,32 +23,26 @@ fn run(args: &[&str], stdin: Option<&str>) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// `fourfold solve` on one thread with an 8 MiB table, then `args`.
+fn solve_small(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut all = vec!["solve", "--tt-mb", "8", "-t", "1"];
+    all.extend_from_slice(args);
+    run(&all, stdin)
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
 #[test]
 fn solve_prints_moves_and_score_and_stats() {
-    let o = run(
-        &[
-            "solve",
-            "--tt-mb",
-            "8",
-            "-t",
-            "1",
-            "2252576253462244111563365343671351441",
-        ],
-        None,
-    );
+    let o = solve_small(&["2252576253462244111563365343671351441"], None);
     assert!(o.status.success());
     assert_eq!(
         text(&o.stdout),
         "2252576253462244111563365343671351441 -1\n"
     );
-    let o = run(
-        &["solve", "--tt-mb", "8", "-t", "1", "--stats", "4453"],
-        None,
-    );
+    let o = solve_small(&["--stats", "4453"], None);
     let out = text(&o.stdout);
     let f: Vec<&str> = out.split_whitespace().collect();
     assert_eq!(f.len(), 4, "{out}");
@@ -60,19 +54,13 @@ fn solve_prints_moves_and_score_and_stats() {
 
 #[test]
 fn json_weak_and_analyze() {
-    let o = run(
-        &["solve", "--tt-mb", "8", "-t", "1", "--json", "44455554221"],
-        None,
-    );
+    let o = solve_small(&["--json", "44455554221"], None);
     let v: serde_json::Value = serde_json::from_str(text(&o.stdout).trim()).unwrap();
     for k in ["moves", "score", "best_move", "nodes", "micros"] {
         assert!(v.get(k).is_some(), "missing {k}");
     }
     let score = v["score"].as_i64().unwrap();
-    let o = run(
-        &["solve", "--tt-mb", "8", "-t", "1", "--weak", "44455554221"],
-        None,
-    );
+    let o = solve_small(&["--weak", "44455554221"], None);
     assert_eq!(text(&o.stdout), format!("44455554221 {}\n", score.signum()));
     // Column 4 is full after six stones there.
     let o = run(&["analyze", "--tt-mb", "8", "-t", "1", "444444"], None);
@@ -88,10 +76,7 @@ fn batch_checks_expected_scores_and_reports_bad_lines() {
                  12x4\n\
                  2252576253462244111563365343671351441 5\n\
                  7422341735647741166133573473242566 1\n";
-    let o = run(
-        &["solve", "--tt-mb", "8", "-t", "1", "--input", "-"],
-        Some(input),
-    );
+    let o = solve_small(&["--input", "-"], Some(input));
     assert!(!o.status.success());
     let out = text(&o.stdout);
     let err = text(&o.stderr);
@@ -132,18 +117,7 @@ fn each_class_of_bad_input_gets_a_clear_error() {
 
 #[test]
 fn good_arguments_are_solved_despite_bad_ones() {
-    let o = run(
-        &[
-            "solve",
-            "--tt-mb",
-            "8",
-            "-t",
-            "1",
-            "9",
-            "2252576253462244111563365343671351441",
-        ],
-        None,
-    );
+    let o = solve_small(&["9", "2252576253462244111563365343671351441"], None);
     assert!(!o.status.success());
     assert_eq!(
         text(&o.stdout),
@@ -155,13 +129,8 @@ fn good_arguments_are_solved_despite_bad_ones() {
 #[test]
 fn a_time_limit_stops_one_solve_and_the_batch_goes_on() {
     // The empty board takes far longer than 0.2 s; the second position is quick.
-    let o = run(
+    let o = solve_small(
         &[
-            "solve",
-            "--tt-mb",
-            "8",
-            "-t",
-            "1",
             "--time-limit",
             "0.2",
             "",
