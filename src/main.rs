@@ -179,6 +179,8 @@ fn parse_params(list: &[String]) -> Result<Params, String> {
             "helper_windows" => p.helper_windows = b()?,
             "defer_below" => p.defer_below = n()?,
             "only_helpers_defer" => p.only_helpers_defer = b()?,
+            "odd_threat" => p.odd_threat = b()?,
+            "odd_threat_ahead" => p.odd_threat_ahead = b()?,
             _ => return Err(format!("--param: unknown parameter {name}")),
         }
     }

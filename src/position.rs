@@ -354,16 +354,23 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// once (callers check [`Position::can_win_next`] first).
     #[inline]
     pub fn non_losing_moves(&self) -> u64 {
+        self.non_losing_moves_and_threats().0
+    }
+
+    /// [`Position::non_losing_moves`], and the opponent's winning cells
+    /// ([`Position::opponent_winning`]) it was computed from.
+    #[inline]
+    pub(crate) fn non_losing_moves_and_threats(&self) -> (u64, u64) {
         let mut possible = self.possible();
         let opp_win = self.opponent_winning();
         let forced = possible & opp_win;
         if forced != 0 {
             if forced & (forced - 1) != 0 {
-                return 0;
+                return (0, opp_win);
             }
             possible = forced;
         }
-        possible & !(opp_win >> 1)
+        (possible & !(opp_win >> 1), opp_win)
     }
 
     /// True when every column holds an even number of stones.

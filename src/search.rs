@@ -20,7 +20,13 @@
 //!   at most 0 (at most -1 if it hands the opponent one). With an odd number, each of our
 //!   moves is tried as the move after which we follow up, for a lower bound. The argument,
 //!   which covers columns of any parity, is at `follow_up_bound`; a test checks it against
-//!   the search without it on random positions.
+//!   the search without it on random positions. A threat of the opponent on its rows of a
+//!   column it follows up in makes it win: the bound drops below -1.
+//! - Odd threat (zugzwang, boards of even height): with an odd number of empty cells, the
+//!   first player wins if it holds a threat in a column with an odd number of empty cells on
+//!   a row it gets by following up, and the second player cannot make four meanwhile
+//!   (`odd_threat_bound`, checked the same way). This is an upper bound for the second
+//!   player to move, and, tried after each of its moves, a lower bound for the first.
 //!
 //! # Where the table is used
 //!
@@ -35,7 +41,7 @@
 //! The thresholds live in [`Params`]; BENCHMARKS.md records how they were chosen.
 
 use crate::ordering::{column_order, threat_score, threat_scores, MoveList};
-use crate::position::{has_four, Position};
+use crate::position::{has_four, winning_cells, Position};
 use crate::sync::{AtomicU64, Ordering};
 use crate::table::{Bound, InProgress, Table};
 use crate::StopFlag;
@@ -81,6 +87,11 @@ pub struct Params {
     pub helper_windows: bool,
     /// Prefetch the children's buckets while ordering moves.
     pub prefetch: bool,
+    /// Use the odd-threat bound (see `odd_threat_bound`) on positions with an odd number
+    /// of empty cells: a lower bound for the first player, an upper one for the second.
+    pub odd_threat: bool,
+    /// Also try it one move ahead, after each of the first player's moves.
+    pub odd_threat_ahead: bool,
 }
 
 impl Default for Params {
@@ -101,6 +112,8 @@ impl Default for Params {
             helper_windows: true,
             defer_below: 26,
             only_helpers_defer: true,
+            odd_threat: true,
+            odd_threat_ahead: true,
         }
     }
 }
@@ -188,7 +201,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
     pub(crate) fn negamax(&mut self, pos: &Position<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!pos.can_win_next());
-        let next = pos.non_losing_moves();
+        let (next, opp_threats) = pos.non_losing_moves_and_threats();
         let moves = pos.moves() as i32;
         if next == 0 {
             // Every move lets the opponent win at once.
@@ -228,30 +241,75 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             if (Self::CELLS - moves) % 2 == 0 {
                 // An even number of empty cells: the opponent can follow us up.
                 if alpha >= -1 && (self.params.claim_even_general || pos.columns_even()) {
-                    if let Some(b) = follow_up_bound::<W, H>(cur, cur ^ mask, mask) {
+                    if let Some(b) = follow_up_bound::<W, H>(cur, cur ^ mask, opp_threats, mask) {
                         max = max.min(b);
                     }
                 }
-            } else if beta <= 1 {
-                // An odd number: after our stone in a column with an odd number of stones,
-                // the opponent leads and we follow up.
-                let odd = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
-                if self.params.claim_even_general || odd & odd.wrapping_sub(1) == 0 {
-                    // Any move will do: one in a column with an even number of stones makes
-                    // that column odd, and the count of odd columns even again.
-                    let mut rest = if self.params.claim_even_general {
-                        next
-                    } else {
-                        odd & next
-                    };
+                // After one of our moves the opponent may be in zugzwang. Only a move that
+                // leaves us a threat on an even row can put it there; the threats after
+                // any of them are among those with all of them played.
+                if self.params.odd_threat_ahead
+                    && beta <= 2
+                    && winning_cells::<W, H>(cur | next, mask) & !next & Position::<W, H>::EVEN_ROWS
+                        != 0
+                {
+                    let mut rest = next;
                     while rest != 0 {
                         let mv = rest & rest.wrapping_neg();
                         rest ^= mv;
-                        if let Some(b) = follow_up_bound::<W, H>(cur ^ mask, cur | mv, mask | mv) {
-                            if alpha < -b {
-                                alpha = -b;
+                        let threats = winning_cells::<W, H>(cur | mv, mask | mv);
+                        if let Some(b) = odd_threat_bound::<W, H>(cur ^ mask, threats, mask | mv) {
+                            if alpha < b {
+                                alpha = b;
                                 if alpha >= beta {
                                     return alpha;
+                                }
+                            }
+                        }
+                    }
+                }
+            } else {
+                if self.params.odd_threat && beta >= -1 {
+                    // The opponent may hold an odd threat we will have to play under.
+                    if let Some(b) = odd_threat_bound::<W, H>(cur, opp_threats, mask) {
+                        max = max.min(-b);
+                    }
+                }
+                // The follow-up lower bound is at most 1: of use only below.
+                if beta <= 1 {
+                    // An odd number: after our stone in a column with an odd number of stones,
+                    // the opponent leads and we follow up.
+                    let odd = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
+                    if self.params.claim_even_general || odd & odd.wrapping_sub(1) == 0 {
+                        // Any move will do: one in a column with an even number of stones makes
+                        // that column odd, and the count of odd columns even again.
+                        let mut rest = if self.params.claim_even_general {
+                            next
+                        } else {
+                            odd & next
+                        };
+                        // Our threats on odd rows after any one move are among those with all
+                        // of them played.
+                        let mover_threats = winning_cells::<W, H>(cur | next, mask)
+                            & !next
+                            & Position::<W, H>::ODD_ROWS
+                            != 0;
+                        while rest != 0 {
+                            let mv = rest & rest.wrapping_neg();
+                            rest ^= mv;
+                            let threats = if mover_threats {
+                                winning_cells::<W, H>(cur | mv, mask | mv)
+                            } else {
+                                0
+                            };
+                            if let Some(b) =
+                                follow_up_bound::<W, H>(cur ^ mask, cur | mv, threats, mask | mv)
+                            {
+                                if alpha < -b {
+                                    alpha = -b;
+                                    if alpha >= beta {
+                                        return alpha;
+                                    }
                                 }
                             }
                         }
@@ -621,7 +679,9 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
 }
 
 /// The follow-up (claim-even) bound on boards of even height, for a position with an even
-/// number of empty cells where `leader` is to move and `follower` answers.
+/// number of empty cells where `leader` is to move and `follower` answers;
+/// `follower_threats` are the follower's winning cells (empty cells that complete a four
+/// with its stones).
 ///
 /// The follower's strategy: answer every move on top of it in the same column; when the
 /// leader fills the last cell of a column, play the lowest cell of another column with an
@@ -631,11 +691,14 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
 /// others the leader may get any cell. If the leader's stones and every cell it may get
 /// hold no four, the leader never wins: its score is at most 0, and at most -1 when the
 /// follower's stones and its sure cells hold a four (the board fills up, the follower gets
-/// them all). `None` when the leader may still make four.
+/// them all). A threat of the follower on one of its rows ends the game before the leader
+/// gets the cells above it (see `sure_threats`), and then the leader loses. `None` when the
+/// leader may still make four.
 #[inline]
 fn follow_up_bound<const W: usize, const H: usize>(
     leader: u64,
     follower: u64,
+    follower_threats: u64,
     mask: u64,
 ) -> Option<i32> {
     let empty = Position::<W, H>::BOARD & !mask;
@@ -644,11 +707,103 @@ fn follow_up_bound<const W: usize, const H: usize>(
     // empty cells of the other columns.
     let odd_free = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
     let odd = empty ^ ((empty + odd_free) & Position::<W, H>::BOARD);
-    if has_four::<W, H>(leader | (empty & Position::<W, H>::EVEN_ROWS) | odd) {
+    let (cut, above) = sure_threats::<W, H>(empty, odd, follower_threats);
+    if has_four::<W, H>(leader | (empty & Position::<W, H>::EVEN_ROWS & !cut) | odd) {
         return None;
+    }
+    if cut != 0 {
+        // The follower wins, with at least `above` cells still empty.
+        return Some(-1 - above / 2);
     }
     let sure = follower | (empty & Position::<W, H>::ODD_ROWS & !odd);
     Some(if has_four::<W, H>(sure) { -1 } else { 0 })
+}
+
+/// The follower's threats it is sure to reach under a follow-up strategy: those on odd rows
+/// of columns with an even number of empty cells (`odd` holds the empty cells of the
+/// others), where the leader gets the even rows. The leader must play under such a threat
+/// before the cells above it, and the follower then wins: the leader never gets the
+/// threat or what is above it. Returns those cells, from the lowest threat of each column
+/// up, and how many cells at least are still empty when the game ends: as many as above the
+/// lowest of the threats (a win at another comes earlier, with this one still open).
+#[inline]
+fn sure_threats<const W: usize, const H: usize>(
+    empty: u64,
+    odd: u64,
+    follower_threats: u64,
+) -> (u64, i32) {
+    let threats = follower_threats & Position::<W, H>::ODD_ROWS & !odd;
+    if threats == 0 {
+        return (0, 0);
+    }
+    // A column's lowest threat has no threat an even number of rows below it (shifted
+    // into the next column, a threat lands on an even row, which holds none).
+    let mut lowest = threats;
+    let mut k = 2;
+    while k < H {
+        lowest &= !(threats << k);
+        k += 2;
+    }
+    let cut = empty ^ ((empty + lowest) & Position::<W, H>::BOARD);
+    let mut row = 1;
+    while lowest & (Position::<W, H>::BOTTOM << row) == 0 {
+        row += 2;
+    }
+    (cut, (H - 1 - row) as i32)
+}
+
+/// The odd-threat (zugzwang) bound on boards of even height, for a position with an odd
+/// number of empty cells where `leader` is to move and the follower answers: a lower bound of
+/// the follower's score, or `None`. `follower_threats` are the follower's winning cells
+/// (empty cells that complete a four with its stones).
+///
+/// The follower needs a threat (an empty cell completing a four with its stones) in a
+/// column `c` with an odd number of empty cells, on a row of the other parity than the
+/// column's lowest empty cell. Its strategy: answer every move on top of it in the same
+/// column; when the leader fills the last cell of a column, play the lowest cell of a column
+/// other than `c` with an odd number of empty cells (one exists: with an even number of
+/// empty cells, such columns come in pairs, and `c` is one). In `c` the leader then gets
+/// the cells of the lowest one's parity and the follower the others, the threat among
+/// them; in the columns with an even number of empty cells the leader gets only the cells
+/// on even rows; in the other odd ones, any cell. The leader can delay but not avoid
+/// playing under the threat, since every other column fills up first. If the leader's
+/// stones and every cell it may get below the threat hold no four, the follower wins, at
+/// the latest with the threat cell when every cell above it is still empty. Threats of the
+/// follower on its rows of the other columns keep the leader from the cells above them
+/// (see `sure_threats`); they end the game no later.
+#[inline]
+fn odd_threat_bound<const W: usize, const H: usize>(
+    leader: u64,
+    follower_threats: u64,
+    mask: u64,
+) -> Option<i32> {
+    let empty = Position::<W, H>::BOARD & !mask;
+    let odd_free = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
+    let odd = empty ^ ((empty + odd_free) & Position::<W, H>::BOARD);
+    // The lowest empty cell of an odd column is on an odd row: the follower's are even.
+    let mut threats = follower_threats & odd & Position::<W, H>::EVEN_ROWS;
+    if threats == 0 {
+        return None;
+    }
+    // The follower's threats in the other columns may keep the leader from cells too.
+    let (cut, _) = sure_threats::<W, H>(empty, odd, follower_threats);
+    let leader_cells = leader | (empty & Position::<W, H>::EVEN_ROWS & !cut) | odd;
+    let mut best = None;
+    while threats != 0 {
+        // The lowest threat of a column is the one that comes first.
+        let t = threats & threats.wrapping_neg();
+        let col = Position::<W, H>::column_mask(Position::<W, H>::column_of(t));
+        threats &= !col;
+        let below = (t - 1) & col;
+        let cells = leader | (leader_cells & !col) | (empty & below & Position::<W, H>::ODD_ROWS);
+        if !has_four::<W, H>(cells) {
+            // The cells above the threat, left empty at the latest.
+            let above = (col & !below & !t).count_ones() as i32;
+            let b = above / 2 + 1;
+            best = Some(best.map_or(b, |x: i32| x.max(b)));
+        }
+    }
+    best
 }
 
 #[cfg(test)]
@@ -696,7 +851,8 @@ mod tests {
                 continue;
             }
             checked += 1;
-            let Some(b) = follow_up_bound::<7, 6>(p.current(), p.current() ^ p.mask(), p.mask())
+            let (leader, follower) = (p.current(), p.current() ^ p.mask());
+            let Some(b) = follow_up_bound::<7, 6>(leader, follower, p.opponent_winning(), p.mask())
             else {
                 continue;
             };
@@ -707,5 +863,63 @@ mod tests {
         }
         // The test means something only if the bound often applies, both ways.
         assert!(bounded > 60 && lost > 20, "{bounded} bounded, {lost} lost");
+    }
+
+    #[test]
+    fn odd_threat_bound_never_overstates_the_follower() {
+        // The same oracle as above: the search without any parity bound.
+        let oracle: crate::Solver = crate::Solver::builder()
+            .table_mib(16)
+            .threads(1)
+            .params(Params {
+                claim_even: false,
+                ..Params::default()
+            })
+            .build()
+            .unwrap();
+        let mut s = 0x0dd_7ea7_u64;
+        let mut rng = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let (mut checked, mut bounded, mut above_one) = (0, 0, 0);
+        while checked < 4000 {
+            // Random play to an odd number of stones (the leader, to move, is the second
+            // player), 25 to 35.
+            let target = 25 + 2 * (rng() % 6) as u32;
+            let mut p = P::new();
+            while p.moves() < target {
+                let cols: Vec<usize> = (0..7)
+                    .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                    .collect();
+                if cols.is_empty() {
+                    break;
+                }
+                p.play_col(cols[(rng() % cols.len() as u64) as usize]);
+            }
+            if p.moves() < target || p.can_win_next() {
+                continue;
+            }
+            checked += 1;
+            let Some(b) = odd_threat_bound::<7, 6>(p.current(), p.opponent_winning(), p.mask())
+            else {
+                continue;
+            };
+            let score = oracle.solve(&p).unwrap().score;
+            assert!(
+                -score >= b,
+                "{p:?}: follower's score {}, bound {b}\n{p}",
+                -score
+            );
+            bounded += 1;
+            above_one += usize::from(b > 1);
+        }
+        // The test means something only if the bound often applies, and not only as 1.
+        assert!(
+            bounded > 150 && above_one > 50,
+            "{bounded} bounded, {above_one} above 1"
+        );
     }
 }
