@@ -235,8 +235,9 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         // We cannot win with our next stone (the caller checked).
         let mut max = (Self::CELLS - 1 - moves) / 2;
         if H % 2 == 0 && self.params.claim_even {
-            // The follow-up bounds are 0 or -1 for the leader, so they only matter when the
-            // window reaches them.
+            // The parity bounds are small scores (0 or -1 for a follow-up leader, mostly, and
+            // 1 or 2 for the holder of an odd threat), so they are computed only when the
+            // window is near enough to 0 to use them.
             let (cur, mask) = (pos.current(), pos.mask());
             if (Self::CELLS - moves) % 2 == 0 {
                 // An even number of empty cells: the opponent can follow us up.
