@@ -1,5 +1,5 @@
 //! Properties that tie the solver's answers together: mirror symmetry, analyze against
-//! solve, the table-free minimax, table reuse, interruption.
+//! solve, the table-free minimax (on 7 x 6 and other board sizes), table reuse, interruption.
 
 use crate::common::{cases, solver, Rng};
 use fourfold::{Position, Solver};
@@ -40,13 +40,13 @@ fn analyze_best_equals_solve() {
 }
 
 /// Plain negamax without table, pruning or ordering: the definition of the score.
-fn minimax(p: &Position) -> i32 {
+fn minimax<const W: usize, const H: usize>(p: &Position<W, H>) -> i32 {
     if p.is_full() {
         return 0;
     }
-    let win = (42 + 1 - p.moves() as i32) / 2;
+    let win = ((W * H) as i32 + 1 - p.moves() as i32) / 2;
     let mut best = -win; // anything real beats this
-    for col in 0..7 {
+    for col in 0..W {
         if !p.can_play(col) {
             continue;
         }
@@ -88,6 +88,54 @@ fn table_free_minimax_agrees_on_random_late_positions() {
         assert_eq!(solver.solve_weak(&p).unwrap().score, expected.signum());
         checked += 1;
     }
+}
+
+/// Solves `count` random positions of a W x H board with `empty` empty cells each and
+/// checks the exact and weak scores against [`minimax`].
+fn agrees_with_minimax_on<const W: usize, const H: usize>(empty: u32, count: usize, seed: u64) {
+    let solver: Solver<W, H> = Solver::builder()
+        .table_mib(4)
+        .threads(1)
+        .build()
+        .expect("solver");
+    let mut rng = Rng(seed);
+    let mut checked = 0;
+    while checked < count {
+        let mut p = Position::<W, H>::new();
+        while p.moves() < (W * H) as u32 - empty {
+            let cols: Vec<usize> = (0..W)
+                .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                .collect();
+            if cols.is_empty() {
+                break;
+            }
+            p.play_col(cols[(rng.next() % cols.len() as u64) as usize]);
+        }
+        if p.moves() < (W * H) as u32 - empty {
+            continue;
+        }
+        let expected = minimax(&p);
+        assert_eq!(
+            solver.solve(&p).unwrap().score,
+            expected,
+            "{W}x{H} {p:?}\n{p}"
+        );
+        assert_eq!(solver.solve_weak(&p).unwrap().score, expected.signum());
+        checked += 1;
+    }
+}
+
+#[test]
+fn other_board_sizes_agree_with_minimax() {
+    // Even heights use the parity bounds (their arguments are written for any even height),
+    // odd heights go without; both against the definition of the score.
+    agrees_with_minimax_on::<4, 4>(12, 100, 0x4a4a_0001);
+    agrees_with_minimax_on::<5, 4>(12, 100, 0x5a4a_0002);
+    agrees_with_minimax_on::<6, 4>(12, 100, 0x6a4a_0003);
+    agrees_with_minimax_on::<5, 6>(12, 100, 0x5a6a_0004);
+    agrees_with_minimax_on::<8, 4>(12, 100, 0x8a4a_0005);
+    agrees_with_minimax_on::<5, 5>(12, 100, 0x5a5a_0006);
+    agrees_with_minimax_on::<6, 3>(12, 100, 0x6a3a_0007);
 }
 
 #[test]
