@@ -235,87 +235,9 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         // We cannot win with our next stone (the caller checked).
         let mut max = (Self::CELLS - 1 - moves) / 2;
         if H % 2 == 0 && self.params.claim_even {
-            // The parity bounds are small scores (0 or -1 for a follow-up leader, mostly, and
-            // 1 or 2 for the holder of an odd threat), so they are computed only when the
-            // window is near enough to 0 to use them.
-            let (cur, mask) = (pos.current(), pos.mask());
-            if (Self::CELLS - moves) % 2 == 0 {
-                // An even number of empty cells: the opponent can follow us up.
-                if alpha >= -1 && (self.params.claim_even_general || pos.columns_even()) {
-                    if let Some(b) = follow_up_bound::<W, H>(cur, cur ^ mask, opp_threats, mask) {
-                        max = max.min(b);
-                    }
-                }
-                // After one of our moves the opponent may be in zugzwang. Only a move that
-                // leaves us a threat on an even row can put it there; the threats after
-                // any of them are among those with all of them played.
-                if self.params.odd_threat_ahead
-                    && beta <= 2
-                    && winning_cells::<W, H>(cur | next, mask) & !next & Position::<W, H>::EVEN_ROWS
-                        != 0
-                {
-                    let mut rest = next;
-                    while rest != 0 {
-                        let mv = rest & rest.wrapping_neg();
-                        rest ^= mv;
-                        let threats = winning_cells::<W, H>(cur | mv, mask | mv);
-                        if let Some(b) = odd_threat_bound::<W, H>(cur ^ mask, threats, mask | mv) {
-                            if alpha < b {
-                                alpha = b;
-                                if alpha >= beta {
-                                    return alpha;
-                                }
-                            }
-                        }
-                    }
-                }
-            } else {
-                if self.params.odd_threat && beta >= -1 {
-                    // The opponent may hold an odd threat we will have to play under.
-                    if let Some(b) = odd_threat_bound::<W, H>(cur, opp_threats, mask) {
-                        max = max.min(-b);
-                    }
-                }
-                // The follow-up lower bound is at most 1: of use only below.
-                if beta <= 1 {
-                    // An odd number: after our stone in a column with an odd number of stones,
-                    // the opponent leads and we follow up.
-                    let odd = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
-                    if self.params.claim_even_general || odd & odd.wrapping_sub(1) == 0 {
-                        // Any move will do: one in a column with an even number of stones makes
-                        // that column odd, and the count of odd columns even again.
-                        let mut rest = if self.params.claim_even_general {
-                            next
-                        } else {
-                            odd & next
-                        };
-                        // Our threats on odd rows after any one move are among those with all
-                        // of them played.
-                        let mover_threats = winning_cells::<W, H>(cur | next, mask)
-                            & !next
-                            & Position::<W, H>::ODD_ROWS
-                            != 0;
-                        while rest != 0 {
-                            let mv = rest & rest.wrapping_neg();
-                            rest ^= mv;
-                            let threats = if mover_threats {
-                                winning_cells::<W, H>(cur | mv, mask | mv)
-                            } else {
-                                0
-                            };
-                            if let Some(b) =
-                                follow_up_bound::<W, H>(cur ^ mask, cur | mv, threats, mask | mv)
-                            {
-                                if alpha < -b {
-                                    alpha = -b;
-                                    if alpha >= beta {
-                                        return alpha;
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+            match self.parity_bounds(pos, next, opp_threats, alpha, beta, max) {
+                Ok((a, m)) => (alpha, max) = (a, m),
+                Err(v) => return v,
             }
         }
         if beta > max {
@@ -535,6 +457,109 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             }
         }
         cutoff.unwrap_or(best)
+    }
+
+    /// The parity bounds of a node (boards of even height; see `follow_up_bound` and
+    /// `odd_threat_bound`): `alpha` raised and `max` (the bound the caller applies to `beta`)
+    /// lowered by them, or `Err(v)` when they alone decide the node: `v >= beta` is then a
+    /// lower bound of its score. `next` and `opp_threats` are the node's non-losing moves and the opponent's
+    /// winning cells.
+    #[inline(always)]
+    fn parity_bounds(
+        &self,
+        pos: &Position<W, H>,
+        next: u64,
+        opp_threats: u64,
+        mut alpha: i32,
+        beta: i32,
+        mut max: i32,
+    ) -> Result<(i32, i32), i32> {
+        let moves = pos.moves() as i32;
+        // The parity bounds are small scores, so they are computed only when the window is
+        // near enough to 0 to use them. A follow-up bound is 0, or a loss of the leader with
+        // `above / 2 + 1` where at most `H - 2` cells are above the follower's threat (see
+        // `sure_threats`); an odd threat wins with at most `H / 2 - 1` (`odd_threat_bound`).
+        let reach = (H / 2) as i32;
+        let (cur, mask) = (pos.current(), pos.mask());
+        if (Self::CELLS - moves) % 2 == 0 {
+            // An even number of empty cells: the opponent can follow us up.
+            if alpha >= -reach && (self.params.claim_even_general || pos.columns_even()) {
+                if let Some(b) = follow_up_bound::<W, H>(cur, cur ^ mask, opp_threats, mask) {
+                    max = max.min(b);
+                }
+            }
+            // After one of our moves the opponent may be in zugzwang. Only a move that
+            // leaves us a threat on an even row can put it there; the threats after
+            // any of them are among those with all of them played.
+            if self.params.odd_threat_ahead
+                && beta < reach
+                && winning_cells::<W, H>(cur | next, mask) & !next & Position::<W, H>::EVEN_ROWS
+                    != 0
+            {
+                let mut rest = next;
+                while rest != 0 {
+                    let mv = rest & rest.wrapping_neg();
+                    rest ^= mv;
+                    let threats = winning_cells::<W, H>(cur | mv, mask | mv);
+                    if let Some(b) = odd_threat_bound::<W, H>(cur ^ mask, threats, mask | mv) {
+                        if alpha < b {
+                            alpha = b;
+                            if alpha >= beta {
+                                return Err(alpha);
+                            }
+                        }
+                    }
+                }
+            }
+        } else {
+            if self.params.odd_threat && beta > 1 - reach {
+                // The opponent may hold an odd threat we will have to play under.
+                if let Some(b) = odd_threat_bound::<W, H>(cur, opp_threats, mask) {
+                    max = max.min(-b);
+                }
+            }
+            // The follow-up lower bound is at most `reach`: of use only below.
+            if beta <= reach {
+                // An odd number: after our stone in a column with an odd number of stones,
+                // the opponent leads and we follow up.
+                let odd = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
+                if self.params.claim_even_general || odd & odd.wrapping_sub(1) == 0 {
+                    // Any move will do: one in a column with an even number of stones makes
+                    // that column odd, and the count of odd columns even again.
+                    let mut rest = if self.params.claim_even_general {
+                        next
+                    } else {
+                        odd & next
+                    };
+                    // Our threats on odd rows after any one move are among those with all
+                    // of them played.
+                    let mover_threats = winning_cells::<W, H>(cur | next, mask)
+                        & !next
+                        & Position::<W, H>::ODD_ROWS
+                        != 0;
+                    while rest != 0 {
+                        let mv = rest & rest.wrapping_neg();
+                        rest ^= mv;
+                        let threats = if mover_threats {
+                            winning_cells::<W, H>(cur | mv, mask | mv)
+                        } else {
+                            0
+                        };
+                        if let Some(b) =
+                            follow_up_bound::<W, H>(cur ^ mask, cur | mv, threats, mask | mv)
+                        {
+                            if alpha < -b {
+                                alpha = -b;
+                                if alpha >= beta {
+                                    return Err(alpha);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok((alpha, max))
     }
 
     /// The exact score, narrowed by null-window searches, or `None` if stopped.
