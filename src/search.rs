@@ -838,11 +838,10 @@ mod tests {
 
     type P = Position<7, 6>;
 
-    #[test]
-    fn follow_up_bound_never_overstates_the_leader() {
-        // The oracle: the search without any follow-up bound (itself checked against plain
-        // minimax by the integration tests).
-        let oracle: crate::Solver = crate::Solver::builder()
+    /// The oracle of the bound tests: the search without any parity bound (itself checked
+    /// against plain minimax by the integration tests).
+    fn oracle() -> crate::Solver {
+        crate::Solver::builder()
             .table_mib(16)
             .threads(1)
             .params(Params {
@@ -850,19 +849,28 @@ mod tests {
                 ..Params::default()
             })
             .build()
-            .unwrap();
-        let mut s = 0x5eed_u64;
+            .unwrap()
+    }
+
+    /// `count` positions that `keep` accepts, each played at random (never a move that wins)
+    /// to `first + 2 * k` stones for a random `k < steps`, with any mix of column parities.
+    fn random_positions(
+        seed: u64,
+        first: u32,
+        steps: u64,
+        count: usize,
+        keep: impl Fn(&P) -> bool,
+    ) -> Vec<P> {
+        let mut s = seed;
         let mut rng = move || {
             s ^= s << 13;
             s ^= s >> 7;
             s ^= s << 17;
             s
         };
-        let (mut checked, mut bounded, mut lost) = (0, 0, 0);
-        while checked < 4000 {
-            // Random play to an even number of stones (the leader, to move, is the first
-            // player), 30 to 36, with any mix of column parities.
-            let target = 30 + 2 * (rng() % 4) as u32;
+        let mut out = Vec::with_capacity(count);
+        while out.len() < count {
+            let target = first + 2 * (rng() % steps) as u32;
             let mut p = P::new();
             while p.moves() < target {
                 let cols: Vec<usize> = (0..7)
@@ -873,10 +881,19 @@ mod tests {
                 }
                 p.play_col(cols[(rng() % cols.len() as u64) as usize]);
             }
-            if p.moves() < target {
-                continue;
+            if p.moves() == target && keep(&p) {
+                out.push(p);
             }
-            checked += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn follow_up_bound_never_overstates_the_leader() {
+        let oracle = oracle();
+        let (mut bounded, mut lost) = (0, 0);
+        // An even number of stones, 30 to 36: the leader, to move, is the first player.
+        for p in random_positions(0x5eed, 30, 4, 4000, |_| true) {
             let (leader, follower) = (p.current(), p.current() ^ p.mask());
             let Some(b) = follow_up_bound::<7, 6>(leader, follower, p.opponent_winning(), p.mask())
             else {
@@ -893,42 +910,10 @@ mod tests {
 
     #[test]
     fn odd_threat_bound_never_overstates_the_follower() {
-        // The same oracle as above: the search without any parity bound.
-        let oracle: crate::Solver = crate::Solver::builder()
-            .table_mib(16)
-            .threads(1)
-            .params(Params {
-                claim_even: false,
-                ..Params::default()
-            })
-            .build()
-            .unwrap();
-        let mut s = 0x0dd_7ea7_u64;
-        let mut rng = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
-        let (mut checked, mut bounded, mut above_one) = (0, 0, 0);
-        while checked < 4000 {
-            // Random play to an odd number of stones (the leader, to move, is the second
-            // player), 25 to 35.
-            let target = 25 + 2 * (rng() % 6) as u32;
-            let mut p = P::new();
-            while p.moves() < target {
-                let cols: Vec<usize> = (0..7)
-                    .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
-                    .collect();
-                if cols.is_empty() {
-                    break;
-                }
-                p.play_col(cols[(rng() % cols.len() as u64) as usize]);
-            }
-            if p.moves() < target || p.can_win_next() {
-                continue;
-            }
-            checked += 1;
+        let oracle = oracle();
+        let (mut bounded, mut above_one) = (0, 0);
+        // An odd number of stones, 25 to 35: the leader, to move, is the second player.
+        for p in random_positions(0x0dd_7ea7, 25, 6, 4000, |p| !p.can_win_next()) {
             let Some(b) = odd_threat_bound::<7, 6>(p.current(), p.opponent_winning(), p.mask())
             else {
                 continue;
