@@ -704,6 +704,21 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
     }
 }
 
+/// The empty cells of the board `mask`, and those of them in columns with an odd number of
+/// stones (on a board of even height: an odd number of empty cells).
+#[inline]
+fn empty_and_odd<const W: usize, const H: usize>(mask: u64) -> (u64, u64) {
+    let empty = Position::<W, H>::BOARD & !mask;
+    // The lowest empty cell of every column with an odd number of stones. Adding it to the
+    // column's run of empty cells carries out of the board (to the spare bit), leaving the
+    // empty cells of the other columns.
+    let odd_free = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
+    (
+        empty,
+        empty ^ ((empty + odd_free) & Position::<W, H>::BOARD),
+    )
+}
+
 /// The follow-up (claim-even) bound on boards of even height, for a position with an even
 /// number of empty cells where `leader` is to move and `follower` answers;
 /// `follower_threats` are the follower's winning cells (empty cells that complete a four
@@ -727,12 +742,7 @@ fn follow_up_bound<const W: usize, const H: usize>(
     follower_threats: u64,
     mask: u64,
 ) -> Option<i32> {
-    let empty = Position::<W, H>::BOARD & !mask;
-    // The lowest empty cell of every column with an odd number of stones. Adding it to the
-    // column's run of empty cells carries out of the board (to the spare bit), leaving the
-    // empty cells of the other columns.
-    let odd_free = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
-    let odd = empty ^ ((empty + odd_free) & Position::<W, H>::BOARD);
+    let (empty, odd) = empty_and_odd::<W, H>(mask);
     let (cut, above) = sure_threats::<W, H>(empty, odd, follower_threats);
     if has_four::<W, H>(leader | (empty & Position::<W, H>::EVEN_ROWS & !cut) | odd) {
         return None;
@@ -803,9 +813,7 @@ fn odd_threat_bound<const W: usize, const H: usize>(
     follower_threats: u64,
     mask: u64,
 ) -> Option<i32> {
-    let empty = Position::<W, H>::BOARD & !mask;
-    let odd_free = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
-    let odd = empty ^ ((empty + odd_free) & Position::<W, H>::BOARD);
+    let (empty, odd) = empty_and_odd::<W, H>(mask);
     // The lowest empty cell of an odd column is on an odd row: the follower's are even.
     let mut threats = follower_threats & odd & Position::<W, H>::EVEN_ROWS;
     if threats == 0 {
