@@ -71,7 +71,8 @@ pub struct Params {
     pub table_below: u32,
     /// Stores of searches of at least this many nodes look for their slot again.
     pub rescan_work: u64,
-    /// Use the claim-even upper bound (boards of even height).
+    /// Use the parity bounds at all (boards of even height): the follow-up (claim-even)
+    /// bounds, and the odd-threat ones as `odd_threat` and `odd_threat_ahead` say.
     pub claim_even: bool,
     /// Extend claim-even to positions with odd-filled columns (see `follow_up_bound`).
     pub claim_even_general: bool,
