@@ -33,6 +33,9 @@
 //!
 //! # Modules
 //!
+//! - [`engine`]: [`Engine`], a solver of a board size chosen at run time that takes move
+//!   strings: the entry point of every front end.
+//! - [`outcome`]: scores in words (who wins, on which move).
 //! - [`position`]: the bitboard, its exact key, mirror and move strings.
 //! - `ordering`: move ordering (internal).
 //! - [`table`]: the shared lock-free transposition table and the proof that it never returns
@@ -47,7 +50,9 @@
 //! the number of threads; node counts do.
 #![deny(missing_docs)]
 
+pub mod engine;
 mod ordering;
+pub mod outcome;
 pub mod position;
 mod search;
 pub mod solver;
@@ -55,6 +60,8 @@ mod sync;
 pub mod table;
 pub mod testset;
 
+pub use engine::{BoardSize, Engine, Error, ErrorKind, PositionInfo};
+pub use outcome::{Outcome, Player};
 pub use position::{ParseError, ParseErrorKind, Position};
 pub use search::Params;
 pub use solver::{

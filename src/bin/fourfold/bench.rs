@@ -1,0 +1,210 @@
+//! `bench`: the test sets or the empty board, timed, with node counts and a thread-scaling
+//! table.
+
+use crate::common::{all_cores, build, default_tt_mb, fmt_time, warn_pin, Common};
+use clap::Args;
+use fourfold::testset::{parse_line, Case};
+use fourfold::Solver;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Test-set files (`<moves> <score>` per line). Default: the bundled sets.
+    #[arg(long, short, value_name = "FILE")]
+    input: Vec<String>,
+    /// Benchmark the empty board instead.
+    #[arg(long)]
+    empty: bool,
+    /// At most N positions per set (default: all, but 10 of Begin-Hard for the bundled sets).
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Thread counts, comma separated (e.g. `1,2,4`; default: all available cores). More
+    /// than one prints a scaling table.
+    #[arg(long, short = 't', value_delimiter = ',', value_name = "N,...")]
+    threads: Option<Vec<usize>>,
+    /// Clear the table before every position (as the reference figures do) instead of
+    /// starting a new generation.
+    #[arg(long)]
+    fresh: bool,
+    /// Weak (win/draw/loss) solves.
+    #[arg(long)]
+    weak: bool,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// A bundled test set: name and contents.
+const BUNDLED: [(&str, &str); 6] = [
+    ("Test_L3_R1", include_str!("../../../tests/data/Test_L3_R1")),
+    ("Test_L2_R1", include_str!("../../../tests/data/Test_L2_R1")),
+    ("Test_L2_R2", include_str!("../../../tests/data/Test_L2_R2")),
+    ("Test_L1_R1", include_str!("../../../tests/data/Test_L1_R1")),
+    ("Test_L1_R2", include_str!("../../../tests/data/Test_L1_R2")),
+    ("Test_L1_R3", include_str!("../../../tests/data/Test_L1_R3")),
+];
+
+pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
+    let threads = b.threads.clone().unwrap_or_else(|| vec![all_cores()]);
+    if threads.contains(&0) {
+        return Err("--threads must be at least 1, not 0".into());
+    }
+    if b.common.tt_mb == Some(0) {
+        return Err("--tt-mb must be at least 1 MiB, not 0".into());
+    }
+    // The sets: (name, cases).
+    let mut sets: Vec<(String, Vec<Case>)> = Vec::new();
+    let mut failed = false;
+    let mut load = |name: String, text: &str, limit: Option<usize>| {
+        let mut cases = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            if limit.is_some_and(|l| cases.len() >= l) {
+                break;
+            }
+            match parse_line(line) {
+                Ok(c) => cases.push(c),
+                Err(e) => {
+                    eprintln!("{name}:{}: {e}", i + 1);
+                    failed = true;
+                }
+            }
+        }
+        (name, cases)
+    };
+    if b.empty {
+        sets.push((
+            "empty board".into(),
+            vec![parse_line("").expect("empty board")],
+        ));
+    } else if b.input.is_empty() {
+        for (name, text) in BUNDLED {
+            let limit = b.limit.or((name == "Test_L1_R3").then_some(10));
+            sets.push(load(name.to_string(), text, limit));
+        }
+    } else {
+        for path in &b.input {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+            sets.push(load(path.clone(), &text, b.limit));
+        }
+    }
+    let tt_mb = b.common.tt_mb.unwrap_or_else(default_tt_mb);
+    println!(
+        "fourfold bench: table {tt_mb} MiB, {} table per position, {} solve",
+        if b.fresh {
+            "cleared"
+        } else {
+            "new generation of the"
+        },
+        if b.weak { "weak" } else { "strong" }
+    );
+    if threads.len() == 1 {
+        let solver = build(&b.common, threads[0], None)?;
+        // Touch every page once (in parallel) so that no set pays for the OS zeroing them.
+        solver.table().clear();
+        let wall = Instant::now();
+        println!(
+            "{:<14} {:>9} {:>9} {:>12} {:>14} {:>10}",
+            "set", "positions", "correct", "mean time", "mean nodes", "Mnodes/s"
+        );
+        for (name, cases) in &sets {
+            let (stats, ok) = bench_set(&solver, cases, b.fresh, b.weak)?;
+            failed |= ok < cases.len();
+            let n = cases.len().max(1) as f64;
+            println!(
+                "{:<14} {:>9} {:>9} {:>12} {:>14.0} {:>10.2}",
+                name,
+                cases.len(),
+                ok,
+                fmt_time(stats.secs / n),
+                stats.nodes as f64 / n,
+                stats.nodes as f64 / stats.secs.max(1e-12) / 1e6
+            );
+        }
+        println!(
+            "wall time: {:.2} s on {} thread(s)",
+            wall.elapsed().as_secs_f64(),
+            threads[0]
+        );
+        warn_pin(&solver);
+    } else {
+        println!(
+            "{:>7} {:>11} {:>8} {:>10} {:>14} {:>10} {:>10}",
+            "threads", "wall", "speed-up", "efficiency", "total nodes", "Mnodes/s", "table fill"
+        );
+        let mut base = None;
+        for &t in &threads {
+            let solver = build(&b.common, t, None)?;
+            solver.table().clear();
+            let mut secs = 0.0;
+            let mut nodes = 0;
+            let mut fill: f64 = 0.0;
+            for (_, cases) in &sets {
+                let (stats, ok) = bench_set(&solver, cases, b.fresh, b.weak)?;
+                failed |= ok < cases.len();
+                secs += stats.secs;
+                nodes += stats.nodes;
+                fill = fill.max(solver.table().fill());
+            }
+            let base_secs = *base.get_or_insert(secs);
+            let speedup = base_secs / secs;
+            println!(
+                "{:>7} {:>11} {:>7.2}x {:>9.0}% {:>14} {:>10.2} {:>9.0}%",
+                t,
+                fmt_time(secs),
+                speedup,
+                100.0 * speedup / t as f64,
+                nodes,
+                nodes as f64 / secs / 1e6,
+                fill * 100.0
+            );
+            warn_pin(&solver);
+        }
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+struct SetStats {
+    secs: f64,
+    nodes: u64,
+}
+
+/// Solves every case, returning time, nodes and the number of correct scores.
+fn bench_set(
+    solver: &Solver,
+    cases: &[Case],
+    fresh: bool,
+    weak: bool,
+) -> Result<(SetStats, usize), String> {
+    let mut stats = SetStats {
+        secs: 0.0,
+        nodes: 0,
+    };
+    let mut ok = 0;
+    for c in cases {
+        if fresh {
+            solver.table().clear();
+        }
+        let s = if weak {
+            solver.solve_weak(&c.position)
+        } else {
+            solver.solve(&c.position)
+        }
+        .map_err(|e| format!("{}: {e}", c.moves))?;
+        stats.secs += s.elapsed.as_secs_f64();
+        stats.nodes += s.nodes;
+        match c.expected {
+            Some(e) if (if weak { e.signum() } else { e }) == s.score => ok += 1,
+            Some(e) => eprintln!("{}: score {} but the set says {e}", c.moves, s.score),
+            None => ok += 1,
+        }
+    }
+    Ok((stats, ok))
+}

@@ -1,0 +1,118 @@
+//! Options and helpers every command shares: table size, pinning, search parameters, the
+//! solver they build, and number formatting.
+
+use clap::Args;
+use fourfold::{Params, Solver, SolverBuilder};
+use std::time::Duration;
+
+#[derive(Args, Clone)]
+pub struct Common {
+    /// Table size in MiB (any whole number >= 1). Default: a sixteenth of the machine's
+    /// memory, between 64 MiB and 256 MiB (256 MiB when the memory cannot be read); larger
+    /// tables measured slower per node and barely smaller in nodes (BENCHMARKS.md).
+    #[arg(long = "tt-mb", value_name = "MIB")]
+    pub tt_mb: Option<usize>,
+    /// Pin search threads to cores (goes on unpinned, with a warning, where refused).
+    #[arg(long)]
+    pub pin: bool,
+    /// Search tuning for experiments: NAME=VALUE (see `fourfold::Params`).
+    #[arg(long = "param", value_name = "NAME=VALUE", hide = true)]
+    pub params: Vec<String>,
+}
+
+/// The default table size: a sixteenth of physical memory, clamped to 64..=256 MiB.
+pub fn default_tt_mb() -> usize {
+    let total_kib = std::fs::read_to_string("/proc/meminfo").ok().and_then(|s| {
+        s.lines()
+            .find(|l| l.starts_with("MemTotal:"))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
+    });
+    match total_kib {
+        Some(kib) => (kib / 1024 / 16).clamp(64, 256),
+        None => fourfold::DEFAULT_TABLE_MIB,
+    }
+}
+
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+pub fn parse_params(list: &[String]) -> Result<Params, String> {
+    let mut p = Params::default();
+    for item in list {
+        let (name, value) = item
+            .split_once('=')
+            .ok_or(format!("--param {item}: expected NAME=VALUE"))?;
+        let n = || {
+            value
+                .parse::<u32>()
+                .map_err(|_| format!("--param {item}: not a number"))
+        };
+        let b = || {
+            value
+                .parse::<bool>()
+                .map_err(|_| format!("--param {item}: not true/false"))
+        };
+        match name {
+            "threat_order_below" => p.threat_order_below = n()?,
+            "etc_below" => p.etc_below = n()?,
+            "threat_bonus" => p.threat_bonus = n()?,
+            "mirror_below" => p.mirror_below = n()?,
+            "table_every_ply" => p.table_every_ply = b()?,
+            "claim_even" => p.claim_even = b()?,
+            "claim_even_general" => p.claim_even_general = b()?,
+            "table_below" => p.table_below = n()?,
+            "forcing_from" => p.forcing_from = n()?,
+            "rescan_work" => p.rescan_work = n()? as u64,
+            "zero_window_below" => p.zero_window_below = n()?,
+            "prefetch" => p.prefetch = b()?,
+            "helper_windows" => p.helper_windows = b()?,
+            "defer_below" => p.defer_below = n()?,
+            "only_helpers_defer" => p.only_helpers_defer = b()?,
+            "odd_threat" => p.odd_threat = b()?,
+            "odd_threat_ahead" => p.odd_threat_ahead = b()?,
+            _ => return Err(format!("--param: unknown parameter {name}")),
+        }
+    }
+    Ok(p)
+}
+
+pub fn build(common: &Common, threads: usize, limit: Option<Duration>) -> Result<Solver, String> {
+    let solver = SolverBuilder::default()
+        .params(parse_params(&common.params)?)
+        .table_mib(common.tt_mb.unwrap_or_else(default_tt_mb))
+        .threads(threads)
+        .pin(common.pin)
+        .time_limit(limit)
+        .build()
+        .map_err(|e| e.to_string())?;
+    Ok(solver)
+}
+
+pub fn warn_pin(solver: &Solver) {
+    if solver.pin_failed() {
+        eprintln!("fourfold: warning: the OS refused to pin threads to cores; running unpinned");
+    }
+}
+
+pub fn human(n: f64) -> String {
+    if n >= 1e9 {
+        format!("{:.2}G", n / 1e9)
+    } else if n >= 1e6 {
+        format!("{:.2}M", n / 1e6)
+    } else if n >= 1e3 {
+        format!("{:.1}k", n / 1e3)
+    } else {
+        format!("{n:.0}")
+    }
+}
+
+pub fn fmt_time(secs: f64) -> String {
+    if secs >= 1.0 {
+        format!("{secs:.2} s")
+    } else if secs >= 1e-3 {
+        format!("{:.2} ms", secs * 1e3)
+    } else {
+        format!("{:.2} us", secs * 1e6)
+    }
+}

@@ -1,0 +1,53 @@
+//! The `fourfold` command: parses arguments, calls the library, prints.
+//!
+//! Nothing here searches or decides a score: it reads positions, hands them to
+//! [`fourfold::Solver`], and formats what comes back (text, JSON, progress on stderr).
+//! One module per command: `solve` (solve and analyze), `bench`; `common` holds the options
+//! and helpers they share.
+
+mod bench;
+mod common;
+mod solve;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "fourfold",
+    version,
+    about = "A multi-threaded Connect-4 solver"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve positions (the empty board when none is given).
+    Solve(solve::SolveArgs),
+    /// Score every column of positions (same as `solve --analyze`).
+    Analyze(solve::SolveArgs),
+    /// Benchmark the solver on test sets, or measure thread scaling.
+    Bench(bench::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(a) => solve::run(a),
+        Command::Analyze(mut a) => {
+            a.analyze = true;
+            solve::run(a)
+        }
+        Command::Bench(b) => bench::run(b),
+    };
+    match result {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("fourfold: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
