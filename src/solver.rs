@@ -33,6 +33,10 @@ use std::time::{Duration, Instant};
 /// The default table size in MiB when none is given to the builder.
 pub const DEFAULT_TABLE_MIB: usize = 256;
 
+/// The most threads per solve [`SolverBuilder::build`] accepts: far above any machine's
+/// useful count, low enough that a typo (`--threads 100000`) cannot exhaust the OS.
+pub const MAX_THREADS: usize = 1024;
+
 /// The result of a solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
@@ -158,7 +162,8 @@ impl SolverBuilder {
         self
     }
 
-    /// Threads per solve (at least 1). Default 1.
+    /// Threads per solve (1 to [`MAX_THREADS`]). Default 1. More threads than cores are
+    /// allowed and give the same answers, only no faster.
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = threads;
         self
@@ -189,6 +194,14 @@ impl SolverBuilder {
         if self.threads == 0 {
             return Err(BuildError {
                 msg: "the number of threads must be at least 1, not 0".into(),
+            });
+        }
+        if self.threads > MAX_THREADS {
+            return Err(BuildError {
+                msg: format!(
+                    "the number of threads must be at most {MAX_THREADS}, not {}",
+                    self.threads
+                ),
             });
         }
         let table = Table::new(self.table_mib, key_bits(W, H))?;
@@ -423,7 +436,8 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             stop: &self.stop,
             done,
             live_nodes: &self.live[thread],
-            deadline: self.time_limit.map(|d| start + d),
+            // A limit too far away to be an instant is no limit.
+            deadline: self.time_limit.and_then(|d| start.checked_add(d)),
         }
     }
 
@@ -522,7 +536,14 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             std::thread::scope(|s| {
                 for t in 1..threads {
                     let work = &work;
-                    s.spawn(move || work(t));
+                    // A helper the OS will not start is only a helper less: the answer does
+                    // not depend on how many threads search.
+                    if std::thread::Builder::new()
+                        .spawn_scoped(s, move || work(t))
+                        .is_err()
+                    {
+                        break;
+                    }
                 }
                 work(0);
             });

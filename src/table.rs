@@ -136,6 +136,45 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
+/// The machine's physical memory in bytes, when the OS tells (`sysconf` on Unix).
+pub fn physical_memory() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        // SAFETY: `sysconf` reads a system constant; it has no preconditions.
+        let (pages, page) = unsafe {
+            (
+                libc::sysconf(libc::_SC_PHYS_PAGES),
+                libc::sysconf(libc::_SC_PAGESIZE),
+            )
+        };
+        if pages > 0 && page > 0 {
+            return (pages as u64).checked_mul(page as u64);
+        }
+    }
+    None
+}
+
+/// `bytes` in GiB, for messages.
+fn gib(bytes: u64) -> f64 {
+    bytes as f64 / (1u64 << 30) as f64
+}
+
+/// Refuses a table of `bytes` bytes on a machine of `memory` bytes (unknown: accepted).
+fn check_fits(bytes: u64, memory: Option<u64>) -> Result<(), TableError> {
+    match memory {
+        Some(m) if bytes > m => Err(TableError {
+            msg: format!(
+                "a table of {} MiB ({:.1} GiB) does not fit: the machine has {:.1} GiB of \
+                 memory; ask for less",
+                bytes >> 20,
+                gib(bytes),
+                gib(m)
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Packs an entry into a slot word. `check` must be below `2^CHECK_BITS`.
 #[inline]
 pub(crate) fn pack(check: u64, e: &Entry) -> u64 {
@@ -269,9 +308,12 @@ impl Table {
     /// A table of `mib` MiB (any whole number from 1 to [`MAX_MIB`]) for keys of `key_bits`
     /// bits.
     ///
-    /// Refused: 0 MiB, more than [`MAX_MIB`], and a size whose buckets are too few for the
-    /// check bits to identify a key of `key_bits` bits (only possible on boards larger than
-    /// 7 x 6).
+    /// Refused: 0 MiB, more than [`MAX_MIB`], more than the machine's physical memory
+    /// ([`physical_memory`]; the OS hands pages over lazily, but a table that cannot fit
+    /// would only fail later, in the middle of a solve), a size whose buckets are too few
+    /// for the check bits to identify a key of `key_bits` bits (only possible on boards
+    /// larger than 7 x 6), and memory the OS will not give: every failure is an error,
+    /// never an abort.
     pub fn new(mib: usize, key_bits: u32) -> Result<Table, TableError> {
         if mib == 0 {
             return Err(TableError {
@@ -283,7 +325,10 @@ impl Table {
                 msg: format!("table size {mib} MiB is larger than the maximum {MAX_MIB} MiB"),
             });
         }
-        Self::with_buckets(mib * (1 << 20) / BUCKET_BYTES, key_bits)
+        let bytes = mib.checked_mul(1 << 20).ok_or_else(|| TableError {
+            msg: format!("table size {mib} MiB does not fit the address space"),
+        })?;
+        Self::with_buckets(bytes / BUCKET_BYTES, key_bits)
     }
 
     /// A table of exactly `buckets` buckets (at least 1), for tests and models.
@@ -309,8 +354,15 @@ impl Table {
                 ),
             });
         }
+        let len = buckets
+            .checked_mul(SLOTS_PER_BUCKET * 8)
+            .map(|bytes| bytes / 8)
+            .ok_or_else(|| TableError {
+                msg: format!("a table of {buckets} buckets does not fit the address space"),
+            })?;
+        check_fits(len as u64 * 8, physical_memory())?;
         Ok(Table {
-            slots: Slots::zeroed(buckets * SLOTS_PER_BUCKET),
+            slots: Slots::zeroed(len)?,
             buckets,
             key_bits,
             generation: AtomicU32::new(0),
@@ -551,6 +603,7 @@ use storage::Slots;
 #[cfg(not(loom))]
 mod storage {
     //! The table's memory: zeroed pages straight from the OS, huge pages asked for.
+    use super::TableError;
     use crate::sync::{AtomicU64, Ordering};
     use rayon::prelude::*;
 
@@ -567,7 +620,9 @@ mod storage {
     unsafe impl Sync for Slots {}
 
     impl Slots {
-        pub(super) fn zeroed(len: usize) -> Slots {
+        /// `len` zeroed slots (`len * 8` must not overflow, which the caller checks), or an
+        /// error when the OS refuses the memory.
+        pub(super) fn zeroed(len: usize) -> Result<Slots, TableError> {
             let bytes = len * 8;
             #[cfg(unix)]
             {
@@ -589,24 +644,30 @@ mod storage {
                     unsafe {
                         libc::madvise(p, bytes, libc::MADV_HUGEPAGE);
                     }
-                    return Slots {
+                    return Ok(Slots {
                         ptr: p.cast(),
                         len,
                         mapped: true,
-                    };
+                    });
                 }
             }
-            let layout = std::alloc::Layout::from_size_align(bytes, 64).expect("table layout");
+            let refused = || TableError {
+                msg: format!(
+                    "the OS refused the table's {} MiB of memory; ask for less",
+                    bytes >> 20
+                ),
+            };
+            let layout = std::alloc::Layout::from_size_align(bytes, 64).map_err(|_| refused())?;
             // SAFETY: the layout has non-zero size (len >= 8).
             let p = unsafe { std::alloc::alloc_zeroed(layout) };
             if p.is_null() {
-                std::alloc::handle_alloc_error(layout);
+                return Err(refused());
             }
-            Slots {
+            Ok(Slots {
                 ptr: p.cast(),
                 len,
                 mapped: false,
-            }
+            })
         }
 
         #[inline]
@@ -678,8 +739,8 @@ mod loom_storage {
     pub(super) struct Slots(Box<[AtomicU64]>);
 
     impl Slots {
-        pub(super) fn zeroed(len: usize) -> Slots {
-            Slots((0..len).map(|_| AtomicU64::new(0)).collect())
+        pub(super) fn zeroed(len: usize) -> Result<Slots, super::TableError> {
+            Ok(Slots((0..len).map(|_| AtomicU64::new(0)).collect()))
         }
         pub(super) fn len(&self) -> usize {
             self.0.len()
@@ -765,6 +826,27 @@ mod tests {
         // A 64-bit key needs 2^24 buckets.
         let e = Table::with_buckets((1 << 24) - 1, 64).unwrap_err();
         assert!(e.to_string().contains("MiB"), "{e}");
+        // More buckets than the address space holds.
+        assert!(Table::with_buckets(usize::MAX / 8, 49).is_err());
+    }
+
+    #[test]
+    fn a_table_larger_than_memory_is_refused_with_both_sizes() {
+        let e = check_fits(200_000 << 20, Some(24 << 30)).unwrap_err();
+        let msg = e.to_string();
+        assert!(
+            msg.contains("200000 MiB") && msg.contains("24.0 GiB"),
+            "{msg}"
+        );
+        assert!(check_fits(24 << 30, Some(24 << 30)).is_ok());
+        assert!(check_fits(u64::MAX, None).is_ok());
+        // On this machine: one MiB more than its memory (within MAX_MIB) is refused.
+        let mem = physical_memory().expect("sysconf knows the memory");
+        let mib = (mem >> 20) as usize + 1;
+        if mib <= MAX_MIB {
+            let e = Table::new(mib, 49).unwrap_err();
+            assert!(e.to_string().contains("memory"), "{e}");
+        }
     }
 
     /// For several odd sizes, every key in one bucket has distinct check bits: the proof's

@@ -1,7 +1,7 @@
 //! `bench`: the test sets or the empty board, timed, with node counts and a thread-scaling
 //! table.
 
-use crate::common::{all_cores, build, default_tt_mb, fmt_time, warn_pin, Common};
+use crate::common::{all_cores, build, default_tt_mb, fmt_time, warn_pin, warn_threads, Common};
 use clap::Args;
 use fourfold::testset::{parse_line, Case};
 use fourfold::Solver;
@@ -48,6 +48,15 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
     let threads = b.threads.clone().unwrap_or_else(|| vec![all_cores()]);
     if threads.contains(&0) {
         return Err("--threads must be at least 1, not 0".into());
+    }
+    if let Some(&most) = threads.iter().max() {
+        if most > fourfold::MAX_THREADS {
+            return Err(format!(
+                "--threads {most}: the number of threads must be at most {}",
+                fourfold::MAX_THREADS
+            ));
+        }
+        warn_threads(most);
     }
     if b.common.tt_mb == Some(0) {
         return Err("--tt-mb must be at least 1 MiB, not 0".into());

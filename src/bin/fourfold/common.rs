@@ -89,6 +89,18 @@ pub fn build(common: &Common, threads: usize, limit: Option<Duration>) -> Result
     Ok(solver)
 }
 
+/// Warns (stderr) when `threads` is above the number of cores: allowed, and the answers
+/// stay exact, but the extra threads only share the cores.
+pub fn warn_threads(threads: usize) {
+    let cores = all_cores();
+    if threads > cores {
+        eprintln!(
+            "fourfold: warning: {threads} threads on {cores} core(s): answers stay exact, but \
+             threads beyond the cores only share them"
+        );
+    }
+}
+
 pub fn warn_pin(solver: &Solver) {
     if solver.pin_failed() {
         eprintln!("fourfold: warning: the OS refused to pin threads to cores; running unpinned");

@@ -1,10 +1,14 @@
 //! `solve` and `analyze`: positions from arguments or a file, the whole-board main job with
 //! progress, and their output formats.
+//!
+//! A closed standard output (`fourfold solve -i set | head -1`) ends the run quietly: no
+//! more solves, no message, and the exit status the lines already printed earned (0 when
+//! all were good). Any other write error is an error (exit status 2).
 
-use crate::common::{all_cores, build, human, warn_pin, Common};
+use crate::common::{all_cores, build, human, warn_pin, warn_threads, Common};
 use clap::Args;
 use fourfold::outcome::describe;
-use fourfold::testset::{parse_line, Case, LineError};
+use fourfold::testset::{cases, parse_line, Case, LineError};
 use fourfold::{Analysis, Interrupted, Position, Solution, Step};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, BufRead, IsTerminal, Write};
@@ -55,6 +59,8 @@ struct Item {
     line: Result<Case, LineError>,
 }
 
+/// The positions of the arguments, then of `--input`, read as bytes line by line: a bad line
+/// (not UTF-8, too long, not a position) is an item of its own, reported in its turn.
 fn read_items(a: &SolveArgs) -> Result<Vec<Item>, String> {
     let mut items = Vec::new();
     for (i, p) in a.positions.iter().enumerate() {
@@ -70,14 +76,10 @@ fn read_items(a: &SolveArgs) -> Result<Vec<Item>, String> {
             let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
             Box::new(io::BufReader::new(f))
         };
-        for (i, line) in reader.lines().enumerate() {
-            let line = line.map_err(|e| format!("cannot read {path}: {e}"))?;
-            if line.trim().is_empty() {
-                continue;
-            }
+        for (n, line) in cases::<7, 6, _>(reader) {
             items.push(Item {
-                label: format!("{path}:{}", i + 1),
-                line: parse_line(&line),
+                label: format!("{path}:{n}"),
+                line,
             });
         }
     }
@@ -98,13 +100,17 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                 "--time-limit must be a positive number of seconds, not {s}"
             ))
         }
-        s => s.map(Duration::from_secs_f64),
+        // Longer than a Duration holds: no limit.
+        s => s.and_then(|s| Duration::try_from_secs_f64(s).ok()),
     };
     if a.positions.is_empty() && a.input.is_none() && !a.analyze {
         return main_job(&a, threads, limit);
     }
-    let items = read_items(&a)?;
+    // The solver first: a table or thread count the machine cannot give is refused before
+    // any input is read.
     let solver = build(&a.common, threads, limit)?;
+    warn_threads(threads);
+    let items = read_items(&a)?;
     let stop = solver.stop_flag();
     let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
     let _ = ctrlc::set_handler(move || {
@@ -121,6 +127,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     let chunk = if split { 16 * threads } else { 1 };
     let mut stopped = false;
     let mut timed_out = false;
+    let mut write_error = None;
     for group in items.chunks(chunk) {
         if stopped || interrupted.load(Ordering::SeqCst) {
             break;
@@ -152,7 +159,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                     None => solver.solve(&case.position),
                 };
                 r.map(|s| {
-                    print_solution(&mut out, &a, case, &s);
+                    let written = print_solution(&mut out, &a, case, &s);
                     let exp = case.expected.map(|e| if a.weak { e.signum() } else { e });
                     if exp.is_some_and(|e| e != s.score) {
                         eprintln!(
@@ -164,20 +171,31 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                         );
                         failed = true;
                     }
+                    written
                 })
             };
-            if let Err(e) = outcome {
-                let by_user = interrupted.load(Ordering::SeqCst);
-                report_interrupt(&case.moves, &e, by_user);
-                timed_out |= !by_user;
-                if by_user {
+            match outcome {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => {
+                    write_error = Some(e);
                     stopped = true;
                     break;
+                }
+                Err(e) => {
+                    let by_user = interrupted.load(Ordering::SeqCst);
+                    report_interrupt(&case.moves, &e, by_user);
+                    timed_out |= !by_user;
+                    if by_user {
+                        stopped = true;
+                        break;
+                    }
                 }
             }
         }
     }
-    let _ = out.flush();
+    if let Some(e) = write_error.or_else(|| out.flush().err()) {
+        output_failed(e)?;
+    }
     warn_pin(&solver);
     Ok(if interrupted.load(Ordering::SeqCst) {
         ExitCode::from(130)
@@ -188,6 +206,16 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A failed write to stdout: a closed pipe (the reader has all it wanted) is not an error;
+/// anything else is.
+fn output_failed(e: io::Error) -> Result<(), String> {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(format!("cannot write the output: {e}"))
+    }
 }
 
 fn report_interrupt(moves: &str, e: &Interrupted, by_user: bool) {
@@ -208,7 +236,12 @@ fn col_str(c: Option<usize>) -> String {
     c.map_or("-".into(), |c| (c + 1).to_string())
 }
 
-fn print_solution(out: &mut impl Write, a: &SolveArgs, case: &Case, s: &Solution) {
+fn print_solution(
+    out: &mut impl Write,
+    a: &SolveArgs,
+    case: &Case,
+    s: &Solution,
+) -> io::Result<()> {
     let micros = s.elapsed.as_micros();
     if a.json {
         let v = serde_json::json!({
@@ -220,15 +253,20 @@ fn print_solution(out: &mut impl Write, a: &SolveArgs, case: &Case, s: &Solution
             "weak": a.weak,
             "expected": case.expected,
         });
-        let _ = writeln!(out, "{v}");
+        writeln!(out, "{v}")
     } else if a.stats {
-        let _ = writeln!(out, "{} {} {} {micros}", case.moves, s.score, s.nodes);
+        writeln!(out, "{} {} {} {micros}", case.moves, s.score, s.nodes)
     } else {
-        let _ = writeln!(out, "{} {}", case.moves, s.score);
+        writeln!(out, "{} {}", case.moves, s.score)
     }
 }
 
-fn print_analysis(out: &mut impl Write, a: &SolveArgs, case: &Case, an: &Analysis) {
+fn print_analysis(
+    out: &mut impl Write,
+    a: &SolveArgs,
+    case: &Case,
+    an: &Analysis,
+) -> io::Result<()> {
     let micros = an.elapsed.as_micros();
     if a.json {
         let v = serde_json::json!({
@@ -238,24 +276,24 @@ fn print_analysis(out: &mut impl Write, a: &SolveArgs, case: &Case, an: &Analysi
             "nodes": an.nodes,
             "micros": micros,
         });
-        let _ = writeln!(out, "{v}");
-        return;
+        return writeln!(out, "{v}");
     }
     let cols: Vec<String> = an
         .scores
         .iter()
         .map(|s| s.map_or("full".to_string(), |v| v.to_string()))
         .collect();
-    let _ = write!(out, "{} {}", case.moves, cols.join(" "));
+    write!(out, "{} {}", case.moves, cols.join(" "))?;
     if a.stats {
-        let _ = write!(out, " {} {micros}", an.nodes);
+        write!(out, " {} {micros}", an.nodes)?;
     }
-    let _ = writeln!(out);
+    writeln!(out)
 }
 
 /// The whole-board solve: progress on stderr, the result, the principal variation.
 fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<ExitCode, String> {
     let solver = build(&a.common, threads, limit)?;
+    warn_threads(threads);
     let pos = Position::new();
     let stop = solver.stop_flag();
     let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
@@ -345,38 +383,47 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
         .as_ref()
         .map(|l| l.iter().map(|c| (c + 1).to_string()).collect::<String>());
     let secs = s.elapsed.as_secs_f64();
-    if a.json {
-        let v = serde_json::json!({
-            "moves": "",
-            "score": s.score,
-            "weak": a.weak,
-            "best_move": s.best_move.map(|c| c + 1),
-            "pv": pv_str,
-            "nodes": s.nodes,
-            "micros": s.elapsed.as_micros(),
-            "threads": threads,
-        });
-        println!("{v}");
-    } else if a.stats {
-        println!(" {} {} {}", s.score, s.nodes, s.elapsed.as_micros());
-    } else {
-        let meaning = if a.weak {
-            ["the first player loses", "a draw", "the first player wins"][(s.score + 1) as usize]
-                .to_string()
+    let mut out = io::stdout().lock();
+    let print = || -> io::Result<()> {
+        if a.json {
+            let v = serde_json::json!({
+                "moves": "",
+                "score": s.score,
+                "weak": a.weak,
+                "best_move": s.best_move.map(|c| c + 1),
+                "pv": pv_str,
+                "nodes": s.nodes,
+                "micros": s.elapsed.as_micros(),
+                "threads": threads,
+            });
+            writeln!(out, "{v}")?;
+        } else if a.stats {
+            writeln!(out, " {} {} {}", s.score, s.nodes, s.elapsed.as_micros())?;
         } else {
-            describe(s.score, 0, CELLS as u32)
-        };
-        println!("score: {} ({meaning})", s.score);
-        println!("best move: {}", col_str(s.best_move));
-        if let Some(pv) = pv_str {
-            println!("perfect play: {pv}");
+            let meaning = if a.weak {
+                ["the first player loses", "a draw", "the first player wins"]
+                    [(s.score + 1) as usize]
+                    .to_string()
+            } else {
+                describe(s.score, 0, CELLS as u32)
+            };
+            writeln!(out, "score: {} ({meaning})", s.score)?;
+            writeln!(out, "best move: {}", col_str(s.best_move))?;
+            if let Some(pv) = pv_str {
+                writeln!(out, "perfect play: {pv}")?;
+            }
+            writeln!(
+                out,
+                "nodes: {} ({}/s)",
+                s.nodes,
+                human(s.nodes as f64 / secs.max(1e-9))
+            )?;
+            writeln!(out, "time: {secs:.2} s on {threads} thread(s)")?;
         }
-        println!(
-            "nodes: {} ({}/s)",
-            s.nodes,
-            human(s.nodes as f64 / secs.max(1e-9))
-        );
-        println!("time: {secs:.2} s on {threads} thread(s)");
+        Ok(())
+    };
+    if let Err(e) = print().and_then(|()| out.flush()) {
+        output_failed(e)?;
     }
     Ok(ExitCode::SUCCESS)
 }
