@@ -3,4 +3,6 @@
 mod cli;
 mod common;
 mod properties;
+mod proptests;
+mod robustness;
 mod testsets;

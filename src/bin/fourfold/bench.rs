@@ -101,6 +101,9 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
         }
     }
     let tt_mb = b.common.tt_mb.unwrap_or_else(default_tt_mb);
+    // A table the machine cannot give is refused before anything is printed (the OS maps
+    // the pages lazily, so this costs nothing).
+    drop(build(&b.common, 1, None)?);
     println!(
         "fourfold bench: table {tt_mb} MiB, {} table per position, {} solve",
         if b.fresh {

@@ -18,7 +18,7 @@ use std::process::ExitCode;
     version,
     about = "A multi-threaded Connect-4 solver"
 )]
-struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
