@@ -22,22 +22,32 @@ use std::sync::Arc;
 
 /// Runs `f` with the GIL released and Ctrl-C raising `stop`. Returns `f`'s result, or the
 /// exception Python's SIGINT handler raised (`KeyboardInterrupt` by default) when Ctrl-C came
-/// during the solve. `stop` is lowered again before returning.
+/// during the solve. A raised `stop` is lowered again before returning.
 pub(crate) fn run<T: Send>(
     py: Python<'_>,
     stop: &Arc<StopFlag>,
     f: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
     let Some(guard) = imp::Guard::install(stop) else {
-        return Ok(py.detach(f));
+        let out = py.detach(f);
+        lower(stop);
+        return Ok(out);
     };
     let out = py.detach(f);
-    if guard.remove() {
-        stop.lower();
+    let caught = guard.remove();
+    lower(stop);
+    if caught {
         imp::redeliver();
         py.check_signals()?;
     }
     Ok(out)
+}
+
+/// Lowers the flag after a solve that it stopped (Ctrl-C or `Solver.stop`), for the next.
+fn lower(stop: &StopFlag) {
+    if stop.is_raised() {
+        stop.lower();
+    }
 }
 
 #[cfg(target_os = "linux")]

@@ -52,7 +52,7 @@ fn stones(moves: &str) -> u32 {
 ///         s-th stone on 7x6, its negation for a loss, 0 for a draw; -1/0/1 when weak).
 ///     best_move: a column (1-indexed) that achieves it, None when the board is full.
 ///     nodes: nodes searched.
-///     micros: wall time of the solve in microseconds.
+///     micros: wall time of the solve in microseconds (a float).
 ///     outcome: the end of the game with perfect play in words ("first player wins on move
 ///         41", "draw"); None for a weak solve, whose score does not say when.
 ///     weak: True for a win/draw/loss (weak) solve.
@@ -62,7 +62,7 @@ pub struct Solution {
     score: i32,
     best_move: Option<usize>,
     nodes: u64,
-    micros: u64,
+    micros: f64,
     outcome: Option<String>,
     weak: bool,
 }
@@ -78,7 +78,7 @@ impl Solution {
             .as_ref()
             .map_or_else(|| "None".to_string(), |o| format!("{o:?}"));
         format!(
-            "Solution(score={}, best_move={best}, nodes={}, micros={}, outcome={outcome}, weak={})",
+            "Solution(score={}, best_move={best}, nodes={}, micros={:.1}, outcome={outcome}, weak={})",
             self.score,
             self.nodes,
             self.micros,
@@ -93,7 +93,7 @@ impl Solution {
             score: s.score,
             best_move: s.best_move.map(|c| c + 1),
             nodes: s.nodes,
-            micros: s.elapsed.as_micros() as u64,
+            micros: s.elapsed.as_secs_f64() * 1e6,
             outcome: (!weak)
                 .then(|| board.outcome(s.score, stones(moves)))
                 .flatten()
@@ -190,8 +190,8 @@ impl Solver {
             .collect()
     }
 
-    /// Asks the solves in progress (from other Python threads) to stop; they raise
-    /// RuntimeError. Lowered again by the next solve started after it.
+    /// Asks the solves in progress (in other Python threads) to stop: they raise
+    /// RuntimeError. With no solve in progress, the next solve is stopped.
     fn stop(&self) {
         self.engine.stop_flag().raise();
     }
