@@ -12,6 +12,8 @@ if ! [ -x "$venv/bin/python" ]; then
         python3 -m venv "$venv"
     }
 fi
+# The maturin build backend runs the `maturin` command: the venv's, found on PATH.
+export PATH="$PWD/$venv/bin:$PATH"
 pip=("$venv/bin/python" -m pip -q --disable-pip-version-check)
 "${pip[@]}" install maturin pytest
 # maturin is in the venv already: build without a second isolated download of it.
