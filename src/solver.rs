@@ -216,6 +216,7 @@ impl SolverBuilder {
             live: (0..self.threads)
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
+            pool: std::sync::OnceLock::new(),
         })
     }
 }
@@ -243,6 +244,10 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     params: Params,
     stop: Arc<StopFlag>,
     live: Vec<CachePadded<AtomicU64>>,
+    /// The thread pool of [`Solver::solve_many`], built by its first call with more than one
+    /// thread and kept (its threads sleep between batches): building one per call cost
+    /// tens of microseconds per batch. `None` inside when rayon could not build it.
+    pool: std::sync::OnceLock<Option<rayon::ThreadPool>>,
 }
 
 impl<const W: usize, const H: usize> fmt::Debug for Solver<W, H> {
@@ -331,18 +336,21 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         use rayon::prelude::*;
         self.table.new_generation();
         let mode = if weak { Mode::Weak } else { Mode::Exact };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
-            .build();
-        let job = || {
-            positions
-                .par_iter()
-                .map(|p| self.run(p, mode, &mut |_| {}, 1, false))
-                .collect()
-        };
+        let one = |p: &Position<W, H>| self.run(p, mode, &mut |_| {}, 1, false);
+        if self.threads == 1 || positions.len() < 2 {
+            return positions.iter().map(one).collect();
+        }
+        let pool = self.pool.get_or_init(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(self.threads)
+                .thread_name(|i| format!("fourfold-batch-{i}"))
+                .build()
+                .ok()
+        });
+        let job = || positions.par_iter().map(one).collect();
         match pool {
-            Ok(pool) => pool.install(job),
-            Err(_) => job(),
+            Some(pool) => pool.install(job),
+            None => job(),
         }
     }
 

@@ -30,6 +30,10 @@ pub struct BenchArgs {
     /// Weak (win/draw/loss) solves.
     #[arg(long)]
     weak: bool,
+    /// Solve each set as one batch through `solve_many` (one position per thread at a time)
+    /// and time its wall clock, instead of solving positions one after another.
+    #[arg(long, conflicts_with = "fresh")]
+    batch: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -113,6 +117,9 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
         },
         if b.weak { "weak" } else { "strong" }
     );
+    if b.batch {
+        println!("each set solved as one batch (solve_many); times are wall times");
+    }
     if threads.len() == 1 {
         let solver = build(&b.common, threads[0], None)?;
         // Touch every page once (in parallel) so that no set pays for the OS zeroing them.
@@ -123,7 +130,7 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
             "set", "positions", "correct", "mean time", "mean nodes", "Mnodes/s"
         );
         for (name, cases) in &sets {
-            let (stats, ok) = bench_set(&solver, cases, b.fresh, b.weak)?;
+            let (stats, ok) = bench_set(&solver, cases, b.fresh, b.weak, b.batch)?;
             failed |= ok < cases.len();
             let n = cases.len().max(1) as f64;
             println!(
@@ -155,7 +162,7 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
             let mut nodes = 0;
             let mut fill: f64 = 0.0;
             for (_, cases) in &sets {
-                let (stats, ok) = bench_set(&solver, cases, b.fresh, b.weak)?;
+                let (stats, ok) = bench_set(&solver, cases, b.fresh, b.weak, b.batch)?;
                 failed |= ok < cases.len();
                 secs += stats.secs;
                 nodes += stats.nodes;
@@ -194,7 +201,11 @@ fn bench_set(
     cases: &[Case],
     fresh: bool,
     weak: bool,
+    batch: bool,
 ) -> Result<(SetStats, usize), String> {
+    if batch {
+        return Ok(bench_batch(solver, cases, weak));
+    }
     let mut stats = SetStats {
         secs: 0.0,
         nodes: 0,
@@ -219,4 +230,31 @@ fn bench_set(
         }
     }
     Ok((stats, ok))
+}
+
+/// Solves every case in one `solve_many` batch: its wall time, nodes and correct scores.
+fn bench_batch(solver: &Solver, cases: &[Case], weak: bool) -> (SetStats, usize) {
+    let positions: Vec<_> = cases.iter().map(|c| c.position).collect();
+    let start = Instant::now();
+    let results = solver.solve_many(&positions, weak);
+    let mut stats = SetStats {
+        secs: start.elapsed().as_secs_f64(),
+        nodes: 0,
+    };
+    let mut ok = 0;
+    for (c, r) in cases.iter().zip(results) {
+        match r {
+            Ok(s) => {
+                stats.nodes += s.nodes;
+                match c.expected {
+                    Some(e) if (if weak { e.signum() } else { e }) != s.score => {
+                        eprintln!("{}: score {} but the set says {e}", c.moves, s.score)
+                    }
+                    _ => ok += 1,
+                }
+            }
+            Err(e) => eprintln!("{}: {e}", c.moves),
+        }
+    }
+    (stats, ok)
 }

@@ -1,0 +1,148 @@
+/* The C interface's test: calls every function of include/fourfold.h and checks the
+ * answers against a test set (`<moves> <score>` per line).
+ *
+ *   check <test-set file> <positions>
+ *
+ * Built and run by .ci/run with gcc -Wall -Wextra -Werror against the header. */
+#include "fourfold.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed = 0, failed = 0;
+
+#define CHECK(cond, ...)                                                                  \
+    do {                                                                                  \
+        if (cond) {                                                                       \
+            passed++;                                                                     \
+        } else {                                                                          \
+            failed++;                                                                     \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                          \
+            fprintf(stderr, __VA_ARGS__);                                                 \
+            fprintf(stderr, "\n");                                                        \
+        }                                                                                 \
+    } while (0)
+
+#define MAX_CASES 1000
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s <test-set file> <positions>\n", argv[0]);
+        return 2;
+    }
+    size_t want = (size_t)atoi(argv[2]);
+    if (want > MAX_CASES) want = MAX_CASES;
+    FILE *f = fopen(argv[1], "r");
+    if (!f) {
+        perror(argv[1]);
+        return 2;
+    }
+    static char moves[MAX_CASES][64];
+    static int expected[MAX_CASES];
+    size_t n = 0;
+    char line[128];
+    while (n < want && fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%63s %d", moves[n], &expected[n]) == 2) n++;
+    }
+    fclose(f);
+    CHECK(n == want && n > 0, "read %zu of %zu positions from %s", n, want, argv[1]);
+
+    CHECK(ff_version() != NULL && strlen(ff_version()) > 0, "version");
+
+    ff_solver *s = NULL;
+    int rc = ff_solver_new(16, 2, 7, 6, &s);
+    CHECK(rc == FF_OK && s != NULL, "ff_solver_new: %d %s", rc, ff_last_error());
+    if (!s) return 1;
+    CHECK(strcmp(ff_last_error(), "") == 0, "no error after a success");
+
+    const char *batch[MAX_CASES];
+    for (size_t i = 0; i < n; i++) {
+        ff_solution sol, weak;
+        rc = ff_solve(s, moves[i], &sol);
+        CHECK(rc == FF_OK && sol.score == expected[i], "ff_solve %s: rc %d score %d, want %d",
+              moves[i], rc, sol.score, expected[i]);
+        CHECK(sol.best_move >= 1 && sol.best_move <= 7, "best move %d", sol.best_move);
+        rc = ff_solve_weak(s, moves[i], &weak);
+        int sign = (expected[i] > 0) - (expected[i] < 0);
+        CHECK(rc == FF_OK && weak.score == sign, "ff_solve_weak %s: %d, want %d", moves[i],
+              weak.score, sign);
+        int32_t scores[7];
+        rc = ff_analyze(s, moves[i], scores, 7);
+        int32_t best = FF_COLUMN_FULL;
+        for (int c = 0; c < 7; c++)
+            if (scores[c] != FF_COLUMN_FULL && scores[c] > best) best = scores[c];
+        CHECK(rc == FF_OK && best == expected[i], "ff_analyze %s: best %d, want %d", moves[i],
+              best, expected[i]);
+        CHECK(scores[sol.best_move - 1] == sol.score, "ff_analyze agrees with best_move");
+        batch[i] = moves[i];
+    }
+
+    /* The batch, with a bad entry in the middle. */
+    static ff_solution out[MAX_CASES + 1];
+    static int status[MAX_CASES + 1];
+    const char *with_bad[MAX_CASES + 1];
+    size_t bad = n / 2;
+    for (size_t i = 0, j = 0; i <= n; i++) with_bad[i] = i == bad ? "448" : batch[j++];
+    rc = ff_solve_many(s, with_bad, n + 1, 0, out, status);
+    CHECK(rc == FF_ERR_POSITION, "ff_solve_many with a bad entry: %d", rc);
+    char want_msg[64];
+    snprintf(want_msg, sizeof want_msg, "position %zu: column 8", bad);
+    CHECK(strncmp(ff_last_error(), want_msg, strlen(want_msg)) == 0, "batch message: %s",
+          ff_last_error());
+    for (size_t i = 0, j = 0; i <= n; i++) {
+        if (i == bad) {
+            CHECK(status[i] == FF_ERR_POSITION, "bad entry status %d", status[i]);
+            continue;
+        }
+        CHECK(status[i] == FF_OK && out[i].score == expected[j], "batch %zu: %d, want %d", i,
+              out[i].score, expected[j]);
+        j++;
+    }
+    rc = ff_solve_many(s, batch, n, 1, out, status);
+    CHECK(rc == FF_OK, "weak batch: %d %s", rc, ff_last_error());
+    for (size_t i = 0; i < n; i++) {
+        int sign = (expected[i] > 0) - (expected[i] < 0);
+        CHECK(out[i].score == sign, "weak batch %zu", i);
+    }
+
+    /* Errors: codes and the command line's messages. */
+    ff_solution sol;
+    rc = ff_solve(s, "448", &sol);
+    CHECK(rc == FF_ERR_POSITION, "bad column: %d", rc);
+    CHECK(strcmp(ff_last_error(), "column 8 at move 3 is out of range") == 0, "message: %s",
+          ff_last_error());
+    rc = ff_solve(s, "1212121", &sol);
+    CHECK(rc == FF_ERR_POSITION && strstr(ff_last_error(), "already won"), "won: %d %s", rc,
+          ff_last_error());
+    CHECK(ff_solve(s, NULL, &sol) == FF_ERR_ARGUMENT, "null moves");
+    CHECK(ff_solve(NULL, "4", &sol) == FF_ERR_ARGUMENT, "null solver");
+    CHECK(ff_solve_weak(s, "4", NULL) == FF_ERR_ARGUMENT, "null out");
+    int32_t short_scores[3];
+    CHECK(ff_analyze(s, "4", short_scores, 3) == FF_ERR_ARGUMENT, "short array");
+    CHECK(ff_solve(s, "\xff", &sol) == FF_ERR_ARGUMENT, "not UTF-8");
+
+    ff_solver *t = NULL;
+    CHECK(ff_solver_new(16, 1, 8, 8, &t) == FF_ERR_BOARD && t == NULL, "8x8: %s",
+          ff_last_error());
+    CHECK(ff_solver_new(16, 0, 7, 6, &t) == FF_ERR_BUILD && t == NULL, "0 threads: %s",
+          ff_last_error());
+    CHECK(strlen(ff_last_error()) > 0, "build error message");
+    CHECK(ff_solver_new(16, 1, 7, 6, NULL) == FF_ERR_ARGUMENT, "null out");
+
+    /* Stop: the empty board takes far longer than the poll interval. */
+    ff_solver_stop(s, 1);
+    rc = ff_solve(s, "", &sol);
+    CHECK(rc == FF_ERR_INTERRUPTED, "stopped solve: %d", rc);
+    CHECK(strstr(ff_last_error(), "stopped") != NULL, "stop message: %s", ff_last_error());
+    ff_solver_stop(s, 0);
+    rc = ff_solve(s, moves[0], &sol);
+    CHECK(rc == FF_OK && sol.score == expected[0], "after stop: %d", rc);
+
+    ff_solver_free(s);
+    ff_solver_free(NULL);
+    ff_solver_stop(NULL, 1);
+
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,93 @@
+"""fourfold: a multi-threaded Connect-4 solver (type stubs of the compiled module)."""
+
+from typing import Iterable, List, Optional, Union
+
+__version__: str
+
+class Solution:
+    """The result of a solve."""
+
+    @property
+    def score(self) -> int:
+        """Score for the player to move: 22 - s for a win with their s-th stone (7x6), its
+        negation for a loss, 0 for a draw; -1/0/1 for a weak solve."""
+    @property
+    def best_move(self) -> Optional[int]:
+        """A column (1-indexed) achieving the score; None when the board is full."""
+    @property
+    def nodes(self) -> int:
+        """Nodes searched."""
+    @property
+    def micros(self) -> float:
+        """Wall time of the solve in microseconds."""
+    @property
+    def outcome(self) -> Optional[str]:
+        """The end of the game with perfect play in words ("first player wins on move 41",
+        "draw"); None for a weak solve."""
+    @property
+    def weak(self) -> bool:
+        """True for a win/draw/loss solve."""
+
+class Position:
+    """A 7x6 position, immutable: play returns a new Position."""
+
+    def __init__(self, moves: str = "", board: str = "7x6") -> None:
+        """Parses a move string (1-indexed columns, first player first); ValueError with the
+        command line's message when it is illegal or its game is already won."""
+    @staticmethod
+    def parse(moves: str) -> "Position":
+        """As the constructor."""
+    def play(self, column: int) -> "Position":
+        """The position after a stone in column (1-indexed); may be won (is_won)."""
+    @property
+    def moves(self) -> str:
+        """The move string."""
+    def legal_moves(self) -> List[int]:
+        """Playable columns (1-indexed); empty when the game is over."""
+    def can_play(self, column: int) -> bool: ...
+    def is_winning_move(self, column: int) -> bool: ...
+    @property
+    def is_won(self) -> bool:
+        """True when the last move completed a four."""
+    @property
+    def is_full(self) -> bool: ...
+    @property
+    def to_move(self) -> int:
+        """1 (first player) or 2 (second)."""
+    def mirror(self) -> "Position":
+        """The mirror image (column c becomes 8 - c)."""
+    def __len__(self) -> int:
+        """Stones played."""
+    def __str__(self) -> str:
+        """The board, top row first: X first player, O second, . empty."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+PositionLike = Union[str, Position]
+
+class Solver:
+    """A solver with its own transposition table, reused across solves. Bad input raises
+    ValueError with the command line's message; Ctrl-C stops a solve (KeyboardInterrupt)."""
+
+    def __init__(
+        self, table_mib: int = 256, threads: Optional[int] = None, board: str = "7x6"
+    ) -> None:
+        """table_mib: table size in MiB; threads: threads per solve and positions solved at
+        once by solve_many (default: all cores); board: "WxH" (7x6 only in this build)."""
+    def solve(self, position: PositionLike) -> Solution:
+        """The exact score and a best move."""
+    def solve_weak(self, position: PositionLike) -> Solution:
+        """Win (1), draw (0) or loss (-1) and a move keeping it."""
+    def analyze(self, position: PositionLike) -> List[Optional[int]]:
+        """The score of every column (index 0 is column 1); None for a full column."""
+    def solve_many(self, positions: Iterable[PositionLike], weak: bool = False) -> List[Solution]:
+        """A batch across all threads, results in input order. Every entry is checked first:
+        a bad one raises ValueError("position <index>: <message>") before anything is solved."""
+    def stop(self) -> None:
+        """Stops the solves in progress (RuntimeError), or else the next one."""
+    @property
+    def threads(self) -> int: ...
+    @property
+    def table_mib(self) -> int: ...
+    @property
+    def board(self) -> str: ...

@@ -1,0 +1,412 @@
+//! The `fourfold` Python module: `Solver`, `Solution` and `Position`.
+//!
+//! This crate only converts between Python objects and the library's [`fourfold_lib::Engine`]
+//! calls: every solve, parse and error message is the library's (an error's `Display` becomes
+//! the `ValueError` message, as on the command line). It adds no search, scoring or parsing
+//! of its own beyond turning 1-indexed columns into move-string digits. The GIL is released
+//! while solving; Ctrl-C handling is in [`interrupt`].
+#![deny(missing_docs)]
+
+mod interrupt;
+
+use fourfold_lib::{BoardSize, Engine, ErrorKind, SolverBuilder};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyString;
+use std::hash::{Hash, Hasher};
+
+type Pos = fourfold_lib::Position<7, 6>;
+
+/// A library error as a Python exception: `ValueError` with the library's message for bad
+/// input, `RuntimeError` for a solve stopped otherwise than by Ctrl-C.
+fn to_py(e: fourfold_lib::Error) -> PyErr {
+    match e.kind() {
+        ErrorKind::Interrupted(_) => PyRuntimeError::new_err(e.to_string()),
+        _ => PyValueError::new_err(e.to_string()),
+    }
+}
+
+/// The move string of a `str` or `Position` argument, given to `f`.
+fn with_moves<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(&str) -> R) -> PyResult<R> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return Ok(f(s.to_str()?));
+    }
+    if let Ok(p) = obj.cast::<Position>() {
+        return Ok(f(&p.get().moves));
+    }
+    Err(PyTypeError::new_err(format!(
+        "a position is a move string or a fourfold.Position, not {}",
+        obj.get_type().name()?
+    )))
+}
+
+/// Stones in a move string the library has accepted (one ASCII digit each).
+fn stones(moves: &str) -> u32 {
+    moves.trim().len() as u32
+}
+
+/// The result of a solve.
+///
+/// Attributes:
+///     score: the score for the player to move (see the README: 22 - s for a win with the
+///         s-th stone on 7x6, its negation for a loss, 0 for a draw; -1/0/1 when weak).
+///     best_move: a column (1-indexed) that achieves it, None when the board is full.
+///     nodes: nodes searched.
+///     micros: wall time of the solve in microseconds (a float).
+///     outcome: the end of the game with perfect play in words ("first player wins on move
+///         41", "draw"); None for a weak solve, whose score does not say when.
+///     weak: True for a win/draw/loss (weak) solve.
+#[pyclass(frozen, get_all, module = "fourfold")]
+#[derive(Clone)]
+pub struct Solution {
+    score: i32,
+    best_move: Option<usize>,
+    nodes: u64,
+    micros: f64,
+    outcome: Option<String>,
+    weak: bool,
+}
+
+#[pymethods]
+impl Solution {
+    fn __repr__(&self) -> String {
+        let best = self
+            .best_move
+            .map_or_else(|| "None".to_string(), |c| c.to_string());
+        let outcome = self
+            .outcome
+            .as_ref()
+            .map_or_else(|| "None".to_string(), |o| format!("{o:?}"));
+        format!(
+            "Solution(score={}, best_move={best}, nodes={}, micros={:.1}, outcome={outcome}, weak={})",
+            self.score,
+            self.nodes,
+            self.micros,
+            if self.weak { "True" } else { "False" }
+        )
+    }
+}
+
+impl Solution {
+    fn new(board: BoardSize, moves: &str, s: fourfold_lib::Solution, weak: bool) -> Self {
+        Solution {
+            score: s.score,
+            best_move: s.best_move.map(|c| c + 1),
+            nodes: s.nodes,
+            micros: s.elapsed.as_secs_f64() * 1e6,
+            outcome: (!weak)
+                .then(|| board.outcome(s.score, stones(moves)))
+                .flatten()
+                .map(|o| o.to_string()),
+            weak,
+        }
+    }
+}
+
+/// A Connect-4 solver with its own transposition table, reused across solves.
+///
+/// Solver(table_mib=256, threads=None, board="7x6")
+///
+/// table_mib: table size in MiB (at least 1). threads: threads per solve, and for
+/// solve_many the number of positions solved at once (default: all cores). board: "WxH"
+/// (only 7x6 in this build).
+///
+/// Positions are move strings ("4453": 1-indexed columns, first player first) or Position
+/// objects. Bad input raises ValueError with the command line's message. The GIL is released
+/// while solving, and Ctrl-C (on the main thread, on Linux) stops a solve and raises
+/// KeyboardInterrupt.
+#[pyclass(frozen, module = "fourfold")]
+pub struct Solver {
+    engine: Engine,
+    table_mib: usize,
+}
+
+#[pymethods]
+impl Solver {
+    #[new]
+    #[pyo3(signature = (table_mib = fourfold_lib::DEFAULT_TABLE_MIB, threads = None, board = "7x6"))]
+    fn new(table_mib: usize, threads: Option<usize>, board: &str) -> PyResult<Self> {
+        let board: BoardSize = board.parse().map_err(to_py)?;
+        let threads = threads.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        });
+        let builder = SolverBuilder::default()
+            .table_mib(table_mib)
+            .threads(threads);
+        let engine = Engine::new(board, builder).map_err(to_py)?;
+        Ok(Solver { engine, table_mib })
+    }
+
+    /// The exact score of a position, and a best move.
+    fn solve(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Solution> {
+        self.one(py, position, false)
+    }
+
+    /// Win (1), draw (0) or loss (-1) for the player to move, and a move that keeps it.
+    /// Faster than solve.
+    fn solve_weak(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Solution> {
+        self.one(py, position, true)
+    }
+
+    /// The score of every column (index 0 is column 1) for the player to move: what they get
+    /// by playing there; None for a full column.
+    fn analyze(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Vec<Option<i32>>> {
+        let r = with_moves(position, |m| {
+            interrupt::run(py, &self.engine.stop_flag(), || self.engine.analyze(m))
+        })??;
+        Ok(r.map_err(to_py)?.scores)
+    }
+
+    /// Solves a batch, one position per thread at a time on the shared table, and returns the
+    /// solutions in input order. `positions` is any iterable of move strings or Positions.
+    /// Every position is checked before any is solved: the first bad one raises ValueError
+    /// "position <index>: <message>" (0-based index). weak=True gives win/draw/loss only.
+    #[pyo3(signature = (positions, weak = false))]
+    fn solve_many(
+        &self,
+        py: Python<'_>,
+        positions: &Bound<'_, PyAny>,
+        weak: bool,
+    ) -> PyResult<Vec<Solution>> {
+        let mut batch: Vec<String> = Vec::new();
+        for (i, item) in positions.try_iter()?.enumerate() {
+            let item = item?;
+            let moves = with_moves(&item, str::to_owned)?;
+            if let Err(e) = self.engine.check(&moves) {
+                return Err(PyValueError::new_err(format!("position {i}: {e}")));
+            }
+            batch.push(moves);
+        }
+        let results = interrupt::run(py, &self.engine.stop_flag(), || {
+            self.engine.solve_many(&batch, weak)
+        })?;
+        let board = self.engine.board();
+        results
+            .into_iter()
+            .zip(&batch)
+            .map(|(r, m)| Ok(Solution::new(board, m, r.map_err(to_py)?, weak)))
+            .collect()
+    }
+
+    /// Asks the solves in progress (in other Python threads) to stop: they raise
+    /// RuntimeError. With no solve in progress, the next solve is stopped.
+    fn stop(&self) {
+        self.engine.stop_flag().raise();
+    }
+
+    /// Threads per solve.
+    #[getter]
+    fn threads(&self) -> usize {
+        self.engine.threads()
+    }
+
+    /// Table size in MiB.
+    #[getter]
+    fn table_mib(&self) -> usize {
+        self.table_mib
+    }
+
+    /// The board size, "WxH".
+    #[getter]
+    fn board(&self) -> String {
+        self.engine.board().to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Solver(table_mib={}, threads={}, board={:?})",
+            self.table_mib,
+            self.engine.threads(),
+            self.engine.board().to_string()
+        )
+    }
+}
+
+impl Solver {
+    fn one(&self, py: Python<'_>, position: &Bound<'_, PyAny>, weak: bool) -> PyResult<Solution> {
+        let board = self.engine.board();
+        with_moves(position, |m| {
+            let r = interrupt::run(py, &self.engine.stop_flag(), || {
+                if weak {
+                    self.engine.solve_weak(m)
+                } else {
+                    self.engine.solve(m)
+                }
+            })?;
+            Ok(Solution::new(board, m, r.map_err(to_py)?, weak))
+        })?
+    }
+}
+
+/// A Connect-4 position on the 7x6 board, immutable: play returns a new Position.
+///
+/// Position(moves="", board="7x6") parses a move string (1-indexed columns, first player
+/// first) and raises ValueError with the command line's message for an illegal one or one
+/// whose game is already won. A Position reached by play may be won (is_won); it cannot be
+/// solved then.
+#[pyclass(frozen, module = "fourfold")]
+#[derive(Clone)]
+pub struct Position {
+    pos: Pos,
+    moves: String,
+    won: bool,
+}
+
+impl Position {
+    fn parse_str(moves: &str) -> PyResult<Self> {
+        let moves = moves.trim();
+        let pos = Pos::parse(moves).map_err(|e| to_py(e.into()))?;
+        Ok(Position {
+            pos,
+            moves: moves.to_string(),
+            won: false,
+        })
+    }
+}
+
+#[pymethods]
+impl Position {
+    #[new]
+    #[pyo3(signature = (moves = "", board = "7x6"))]
+    fn new(moves: &str, board: &str) -> PyResult<Self> {
+        let board: BoardSize = board.parse().map_err(to_py)?;
+        if board != BoardSize::STANDARD {
+            return Err(PyValueError::new_err(format!(
+                "board size {board}: fourfold.Position supports 7x6 only"
+            )));
+        }
+        Self::parse_str(moves)
+    }
+
+    /// Parses a move string (as the constructor on 7x6).
+    #[staticmethod]
+    fn parse(moves: &str) -> PyResult<Self> {
+        Self::parse_str(moves)
+    }
+
+    /// The position after the player to move drops a stone in `column` (1-indexed). Playing
+    /// a winning move gives a won position; playing after one raises ValueError.
+    fn play(&self, column: u32) -> PyResult<Self> {
+        let digit = char::from_digit(column, 10)
+            .filter(|_| column < 10)
+            .ok_or_else(|| PyValueError::new_err(format!("column {column} is out of range")))?;
+        let col = column as usize;
+        if !self.won && (1..=7).contains(&col) && self.pos.can_play(col - 1) {
+            let mut next = self.clone();
+            next.won = self.pos.is_winning_move(col - 1);
+            next.pos.play_col(col - 1);
+            next.moves.push(digit);
+            return Ok(next);
+        }
+        // Illegal: the library's parse of the longer string says why.
+        let mut longer = self.moves.clone();
+        longer.push(digit);
+        Self::parse_str(&longer).map(|_| unreachable!("an illegal move parsed"))
+    }
+
+    /// The move string.
+    #[getter]
+    fn moves(&self) -> &str {
+        &self.moves
+    }
+
+    /// The columns (1-indexed) the player to move can play; empty when the game is over.
+    fn legal_moves(&self) -> Vec<usize> {
+        if self.won {
+            return Vec::new();
+        }
+        (0..7)
+            .filter(|&c| self.pos.can_play(c))
+            .map(|c| c + 1)
+            .collect()
+    }
+
+    /// True when column (1-indexed) has room and the game is not over.
+    fn can_play(&self, column: usize) -> bool {
+        !self.won && (1..=7).contains(&column) && self.pos.can_play(column - 1)
+    }
+
+    /// True when the player to move can win at once by playing `column` (1-indexed).
+    fn is_winning_move(&self, column: usize) -> bool {
+        self.can_play(column) && self.pos.is_winning_move(column - 1)
+    }
+
+    /// True when the last move completed a four.
+    #[getter]
+    fn is_won(&self) -> bool {
+        self.won
+    }
+
+    /// True when all 42 cells are taken.
+    #[getter]
+    fn is_full(&self) -> bool {
+        self.pos.moves() == Pos::CELLS
+    }
+
+    /// The player to move: 1 (first) or 2 (second).
+    #[getter]
+    fn to_move(&self) -> u32 {
+        self.pos.moves() % 2 + 1
+    }
+
+    /// The mirror image (column c becomes 8 - c); it has the same score.
+    fn mirror(&self) -> Self {
+        let moves: String = self
+            .moves
+            .chars()
+            .map(|c| {
+                let d = c
+                    .to_digit(10)
+                    .expect("a parsed move string has digits only");
+                char::from_digit(8 - d, 10).expect("a column of 7x6")
+            })
+            .collect();
+        Position {
+            pos: self.pos.mirror(),
+            moves,
+            won: self.won,
+        }
+    }
+
+    /// Number of stones played.
+    fn __len__(&self) -> usize {
+        self.pos.moves() as usize
+    }
+
+    /// The board, top row first: X first player, O second, . empty; column numbers below.
+    fn __str__(&self) -> String {
+        self.pos.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position({:?})", self.moves)
+    }
+
+    /// Equal when the stones are the same (whatever the move order).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Position>()
+            .is_ok_and(|o| o.get().pos == self.pos && o.get().won == self.won)
+    }
+
+    fn __hash__(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.pos.hash(&mut h);
+        h.finish()
+    }
+}
+
+/// fourfold: a multi-threaded Connect-4 solver.
+///
+/// Solver solves positions (exact score, win/draw/loss, every column, batches across
+/// threads); Position parses and plays move strings; Solution is a solve's result.
+#[pymodule]
+fn fourfold(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Solver>()?;
+    m.add_class::<Solution>()?;
+    m.add_class::<Position>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,213 @@
+"""Tests of the fourfold Python package against the public test sets in tests/data."""
+
+import os
+import pathlib
+import shutil
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+
+import fourfold
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+
+
+def cases(name, n):
+    """The first n `(moves, score)` pairs of a test set."""
+    out = []
+    with open(DATA / name) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) == 2:
+                out.append((fields[0], int(fields[1])))
+            if len(out) == n:
+                break
+    assert len(out) == n
+    return out
+
+
+def sign(x):
+    return (x > 0) - (x < 0)
+
+
+@pytest.fixture(scope="module")
+def solver():
+    return fourfold.Solver(table_mib=16, threads=2)
+
+
+@pytest.mark.parametrize("name,n", [("Test_L3_R1", 40), ("Test_L2_R1", 8)])
+def test_solve_weak_and_analyze_match_the_test_sets(solver, name, n):
+    for moves, score in cases(name, n):
+        s = solver.solve(moves)
+        assert s.score == score, moves
+        assert not s.weak
+        assert s.best_move is not None and 1 <= s.best_move <= 7
+        assert s.nodes >= 0 and s.micros >= 0
+        assert (s.outcome == "draw") == (score == 0)
+        if score != 0:
+            assert " wins on move " in s.outcome
+        w = solver.solve_weak(moves)
+        assert w.weak and w.outcome is None
+        assert w.score == sign(score), moves
+        a = solver.analyze(moves)
+        assert len(a) == 7
+        assert max(x for x in a if x is not None) == score, moves
+        assert a[s.best_move - 1] == score
+        assert solver.solve(fourfold.Position(moves)).score == score
+
+
+def test_outcome_words_follow_the_score(solver):
+    moves, score = cases("Test_L3_R1", 1)[0]
+    s = solver.solve(moves)
+    stones = len(moves)
+    mover_first = stones % 2 == 0
+    if score == 0:
+        assert s.outcome == "draw"
+    else:
+        winner_first = mover_first == (score > 0)
+        who = "first player" if winner_first else "second player"
+        assert s.outcome.startswith(who + " wins on move ")
+        on_move = int(s.outcome.rsplit(" ", 1)[1])
+        assert stones < on_move <= 42
+
+
+def test_solve_many_keeps_input_order(solver):
+    batch = cases("Test_L3_R1", 60) + cases("Test_L2_R1", 4)
+    results = solver.solve_many([m for m, _ in batch])
+    assert [r.score for r in results] == [s for _, s in batch]
+    weak = solver.solve_many((fourfold.Position(m) for m, _ in batch), weak=True)
+    assert [r.score for r in weak] == [sign(s) for _, s in batch]
+    assert solver.solve_many([]) == []
+
+
+def test_solve_many_names_the_bad_entry(solver):
+    batch = [m for m, _ in cases("Test_L3_R1", 5)]
+    batch.insert(3, "448")
+    with pytest.raises(ValueError) as e:
+        solver.solve_many(batch)
+    assert str(e.value) == "position 3: column 8 at move 3 is out of range"
+    with pytest.raises(TypeError):
+        solver.solve_many(["44", 5])
+
+
+BAD = ["448", "4a", "1212121", "1111111", "40"]
+
+
+@pytest.mark.parametrize("moves", BAD)
+def test_bad_input_raises_the_command_lines_message(solver, moves):
+    with pytest.raises(ValueError) as e:
+        solver.solve(moves)
+    msg = str(e.value)
+    assert msg
+    for call in (solver.solve_weak, solver.analyze, fourfold.Position):
+        with pytest.raises(ValueError) as e2:
+            call(moves)
+        assert str(e2.value) == msg
+    cli = ROOT / "target" / "release" / "fourfold"
+    if not cli.exists():
+        cli = shutil.which("fourfold")
+    if cli is None:
+        pytest.skip("no fourfold command built")
+    r = subprocess.run([str(cli), "solve", moves], capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    assert msg in r.stderr
+
+
+def test_bad_solver_settings():
+    with pytest.raises(ValueError, match="threads"):
+        fourfold.Solver(table_mib=1, threads=0)
+    with pytest.raises(ValueError, match="board size"):
+        fourfold.Solver(table_mib=1, board="8x8")
+    with pytest.raises(ValueError, match="board size"):
+        fourfold.Solver(table_mib=1, board="seven")
+    with pytest.raises(TypeError):
+        fourfold.Solver(table_mib=1).solve(4453)
+    s = fourfold.Solver(table_mib=1, threads=1, board="7x6")
+    assert (s.table_mib, s.threads, s.board) == (1, 1, "7x6")
+
+
+def test_position():
+    moves, _ = cases("Test_L3_R1", 1)[0]
+    p = fourfold.Position(moves)
+    assert p.moves == moves and len(p) == len(moves)
+    assert fourfold.Position.parse(moves) == p
+    assert repr(p) == 'Position("%s")' % moves
+    board = str(p).splitlines()
+    assert len(board) == 7 and board[-1].split() == [str(c) for c in range(1, 8)]
+    stones = sum(row.count("X") + row.count("O") for row in board[:-1])
+    assert stones == len(moves)
+    m = p.mirror()
+    assert m.moves == "".join(str(8 - int(c)) for c in moves)
+    assert m.mirror() == p and hash(m.mirror()) == hash(p)
+    # Two move orders to the same stones are the same position.
+    assert fourfold.Position("1234") == fourfold.Position("3214")
+    assert fourfold.Position("12") != fourfold.Position("21")
+    assert p.to_move == len(moves) % 2 + 1
+    q = fourfold.Position()
+    assert len(q) == 0 and q.legal_moves() == list(range(1, 8))
+    for _ in range(6):
+        q = q.play(1)
+    assert not q.can_play(1) and 1 not in q.legal_moves()
+    with pytest.raises(ValueError, match="full"):
+        q.play(1)
+    with pytest.raises(ValueError, match="out of range"):
+        q.play(8)
+    with pytest.raises(ValueError):
+        q.play(0)
+
+
+def test_won_positions():
+    p = fourfold.Position("121212")
+    assert p.is_winning_move(1) and not p.is_winning_move(2)
+    won = p.play(1)
+    assert won.is_won and won.moves == "1212121"
+    assert won.legal_moves() == [] and not won.can_play(3)
+    assert won.mirror().is_won
+    with pytest.raises(ValueError, match="already won"):
+        won.play(3)
+    with pytest.raises(ValueError, match="already won"):
+        fourfold.Solver(table_mib=1).solve(won)
+
+
+def test_the_gil_is_released_while_solving():
+    s = fourfold.Solver(table_mib=16, threads=1)
+    hard = [m for m, _ in cases("Test_L1_R2", 5)]
+    t = threading.Thread(target=s.solve_many, args=(hard,))
+    spins = 0
+    t.start()
+    while t.is_alive():
+        spins += 1
+    t.join()
+    assert spins > 1000
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX only")
+def test_ctrl_c_stops_a_long_solve():
+    s = fourfold.Solver(table_mib=16, threads=1)
+    timer = threading.Timer(0.5, os.kill, args=(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            s.solve("")  # the empty board takes minutes
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 30
+    # The solver works again afterwards.
+    moves, score = cases("Test_L3_R1", 1)[0]
+    assert s.solve(moves).score == score
+
+
+def test_stop_from_another_thread():
+    s = fourfold.Solver(table_mib=16, threads=1)
+    timer = threading.Timer(0.5, s.stop)
+    timer.start()
+    try:
+        with pytest.raises(RuntimeError, match="stopped"):
+            s.solve("")
+    finally:
+        timer.cancel()
