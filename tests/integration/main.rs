@@ -3,4 +3,5 @@
 mod cli;
 mod common;
 mod properties;
+mod service;
 mod testsets;
