@@ -75,13 +75,15 @@ const { child, base } = await startServer();
 const profile = mkdtempSync(join(tmpdir(), "fourfold-chromium-"));
 let browser;
 try {
-  browser = await chromium.launch({
+  // A fresh profile directory each run (Playwright passes it as --user-data-dir).
+  browser = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+    headless: true,
+    viewport: { width: 390, height: 780 },
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-           "--disable-background-networking", "--disable-component-update", "--disable-sync",
-           "--user-data-dir=" + profile],
+           "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
-  const page = await browser.newPage({ viewport: { width: 390, height: 780 } });
+  const page = browser.pages()[0] || (await browser.newPage());
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
 
