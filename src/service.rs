@@ -16,7 +16,12 @@
 //! let r = service.handle_line(r#"{"id": 7, "op": "solve", "position": "44455554221"}"#);
 //! let json = serde_json::to_value(&r).unwrap();
 //! assert_eq!(json["id"], 7);
-//! assert_eq!(json["best_move"], 3);
+//! // The same answer as the engine's, with the best move 1-indexed.
+//! let s = service.engine().solve("44455554221")?;
+//! assert_eq!(json["score"], s.score);
+//! let a = service.engine().analyze("44455554221")?;
+//! let best = json["best_move"].as_u64().unwrap() as usize;
+//! assert_eq!(a.scores[best - 1], Some(s.score));
 //! let bad = service.handle(&Request::new("analyze", "448").unwrap());
 //! assert_eq!(bad.status(), 400);
 //! # Ok::<(), fourfold::Error>(())

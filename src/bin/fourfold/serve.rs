@@ -25,9 +25,9 @@ const MAX_URL: usize = 512;
 
 #[derive(Args, Clone)]
 pub struct ServeArgs {
-    /// Serve HTTP on this address (for example 127.0.0.1:8080; port 0 picks a free port)
-    /// instead of JSON lines on stdin/stdout.
-    #[arg(long, value_name = "ADDR")]
+    /// Serve HTTP on this address instead of JSON lines on stdin/stdout (`--http` alone:
+    /// 127.0.0.1:8080, loopback only; port 0 picks a free port).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     http: Option<String>,
     /// Board size WIDTHxHEIGHT.
     #[arg(long, value_name = "WxH", default_value = "7x6")]
@@ -141,9 +141,9 @@ fn url_decode(s: &str) -> Result<String, String> {
 
 /// Maps `/api/<op>?pos=<moves>` to a request; any other API path or a missing or repeated
 /// `pos` is a bad request.
-fn api_request(path: &str, query: &str) -> Result<Request, Response> {
+fn api_request(path: &str, query: &str) -> Result<Request, Failure> {
     let op = path.strip_prefix("/api/").unwrap_or(path);
-    let bad = |m: String| failure(FailureKind::BadRequest, m);
+    let bad = |m: String| Failure::new(FailureKind::BadRequest, m);
     let mut pos = None;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
@@ -154,7 +154,7 @@ fn api_request(path: &str, query: &str) -> Result<Request, Response> {
             _ => return Err(bad(format!("unknown parameter {k:?}; expected pos"))),
         }
     }
-    let mut req = Request::new(op, "").map_err(|e| Response::failure(Value::Null, e))?;
+    let mut req = Request::new(op, "")?;
     req.position = pos.ok_or_else(|| {
         bad(format!(
             "missing parameter pos (the move string, for example /api/{op}?pos=4453)"
@@ -195,7 +195,7 @@ fn route(req: &tiny_http::Request, page: &str) -> Route {
         ),
         p if p.starts_with("/api/") => match api_request(p, query) {
             Ok(r) => Route::Solve(r),
-            Err(resp) => Route::Now(json_response(&resp)),
+            Err(e) => Route::Now(json_response(&Response::failure(Value::Null, e))),
         },
         _ => Route::Now(
             tiny_http::Response::from_string(
@@ -262,4 +262,30 @@ fn http(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_parameters_map_to_requests() {
+        assert_eq!(url_decode("%34%34+5").unwrap(), "44 5");
+        assert!(url_decode("%4").is_err() && url_decode("%zz").is_err());
+        let r = api_request("/api/solve_weak", "pos=4%345").unwrap();
+        assert_eq!((r.op.name(), r.position.as_str()), ("solve_weak", "445"));
+        assert_eq!(api_request("/api/analyze", "pos=").unwrap().position, "");
+        for (path, query, kind) in [
+            ("/api/solve", "", FailureKind::BadRequest),
+            ("/api/solve", "pos=1&pos=2", FailureKind::BadRequest),
+            ("/api/solve", "p=1", FailureKind::BadRequest),
+            ("/api/fly", "pos=1", FailureKind::UnknownOp),
+        ] {
+            assert_eq!(
+                api_request(path, query).unwrap_err().kind,
+                kind,
+                "{path}?{query}"
+            );
+        }
+    }
 }
