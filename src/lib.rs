@@ -37,6 +37,7 @@
 //!   strings: the entry point of every front end.
 //! - [`outcome`]: scores in words (who wins, on which move).
 //! - [`position`]: the bitboard, its exact key, mirror and move strings.
+//! - [`service`]: the request handler of `fourfold serve` (JSON lines and HTTP).
 //! - `ordering`: move ordering (internal).
 //! - [`table`]: the shared lock-free transposition table and the proof that it never returns
 //!   another position's entry.
@@ -55,6 +56,7 @@ mod ordering;
 pub mod outcome;
 pub mod position;
 mod search;
+pub mod service;
 pub mod solver;
 mod sync;
 pub mod table;

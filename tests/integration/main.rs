@@ -6,4 +6,5 @@ mod common;
 mod properties;
 mod proptests;
 mod robustness;
+mod service;
 mod testsets;

@@ -2,11 +2,12 @@
 //!
 //! Nothing here searches or decides a score: it reads positions, hands them to
 //! [`fourfold::Solver`], and formats what comes back (text, JSON, progress on stderr).
-//! One module per command: `solve` (solve and analyze), `bench`; `common` holds the options
+//! One module per command: `solve` (solve and analyze), `bench`, `serve` (JSON lines, HTTP); `common` holds the options
 //! and helpers they share.
 
 mod bench;
 mod common;
+mod serve;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +32,8 @@ enum Command {
     Analyze(solve::SolveArgs),
     /// Benchmark the solver on test sets, or measure thread scaling.
     Bench(bench::BenchArgs),
+    /// Answer JSON requests: one per line on stdin, or over HTTP with a web page (--http).
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
             solve::run(a)
         }
         Command::Bench(b) => bench::run(b),
+        Command::Serve(s) => serve::run(s),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,291 @@
+//! `serve`: the service front ends. JSON lines on stdin and stdout (the default), or HTTP
+//! (`--http ADDR`): the JSON API under `/api/` and the web page at `/`.
+//!
+//! Both hand every request to [`fourfold::service::Service::handle`]; this module only moves
+//! bytes: it reads lines or HTTP requests, maps query parameters to a request, writes the
+//! response's JSON with its status, and holds the HTTP worker pool and its bounded queue. It
+//! decides no score and writes no error message of its own for engine errors.
+
+use crate::common::{all_cores, default_tt_mb, parse_params, Common};
+use clap::Args;
+use fourfold::service::{Failure, FailureKind, Request, Response, Service};
+use fourfold::{BoardSize, Engine, SolverBuilder};
+use serde_json::Value;
+use std::io::{self, BufRead, Write};
+use std::process::ExitCode;
+use std::sync::mpsc::{sync_channel, Receiver, TrySendError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The web page, with `__BOARD__` standing for the board's `{"width":W,"height":H}`.
+const PAGE: &str = include_str!("web/index.html");
+
+/// The longest request target (path and query) answered; longer ones get a 400.
+const MAX_URL: usize = 512;
+
+#[derive(Args, Clone)]
+pub struct ServeArgs {
+    /// Serve HTTP on this address instead of JSON lines on stdin/stdout (`--http` alone:
+    /// 127.0.0.1:8080, loopback only; port 0 picks a free port).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
+    http: Option<String>,
+    /// Board size WIDTHxHEIGHT.
+    #[arg(long, value_name = "WxH", default_value = "7x6")]
+    board: String,
+    /// Threads per solve (default: all cores for JSON lines, 1 for HTTP, where requests
+    /// run side by side on the workers).
+    #[arg(long, short = 't', value_name = "N")]
+    threads: Option<usize>,
+    /// HTTP: requests solved at the same time (default: the number of cores).
+    #[arg(long, value_name = "N")]
+    workers: Option<usize>,
+    /// HTTP: requests allowed to wait for a worker; more get 503 at once.
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    queue: usize,
+    /// Stop a search after SECS seconds and answer with the bounds proven so far (for
+    /// `analyze`, per column).
+    #[arg(long, value_name = "SECS")]
+    request_timeout: Option<f64>,
+    #[command(flatten)]
+    common: Common,
+}
+
+pub fn run(a: ServeArgs) -> Result<ExitCode, String> {
+    let board: BoardSize = a.board.parse().map_err(|e| format!("--board: {e}"))?;
+    let limit = match a.request_timeout {
+        Some(s) if !(s > 0.0 && s.is_finite()) => {
+            return Err(format!(
+                "--request-timeout {s}: expected a positive number of seconds"
+            ))
+        }
+        Some(s) => Some(Duration::from_secs_f64(s)),
+        None => None,
+    };
+    let threads = a
+        .threads
+        .unwrap_or(if a.http.is_some() { 1 } else { all_cores() });
+    let builder = SolverBuilder::default()
+        .params(parse_params(&a.common.params)?)
+        .table_mib(a.common.tt_mb.unwrap_or_else(default_tt_mb))
+        .threads(threads)
+        .pin(a.common.pin)
+        .time_limit(limit);
+    let engine = Engine::new(board, builder).map_err(|e| e.to_string())?;
+    let service = Service::new(engine);
+    match &a.http {
+        None => lines(&service),
+        Some(addr) => {
+            let workers = a.workers.unwrap_or_else(all_cores);
+            if workers == 0 {
+                return Err("--workers must be at least 1".into());
+            }
+            http(Arc::new(service), addr, workers, a.queue)
+        }
+    }
+}
+
+/// JSON lines: one response per request line, in order, flushed after each.
+fn lines(service: &Service) -> Result<ExitCode, String> {
+    let stdin = io::stdin().lock();
+    let mut out = io::stdout().lock();
+    for line in stdin.lines() {
+        let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let r = service.handle_line(&line);
+        writeln!(out, "{}", r.to_json())
+            .and_then(|_| out.flush())
+            .map_err(|e| format!("cannot write stdout: {e}"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn header(name: &str, value: &str) -> tiny_http::Header {
+    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
+}
+
+fn json_response(r: &Response) -> tiny_http::Response<io::Cursor<Vec<u8>>> {
+    tiny_http::Response::from_string(r.to_json())
+        .with_status_code(r.status())
+        .with_header(header("Content-Type", "application/json"))
+        .with_header(header("Cache-Control", "no-store"))
+}
+
+fn failure(kind: FailureKind, msg: impl Into<String>) -> Response {
+    Response::failure(Value::Null, Failure::new(kind, msg))
+}
+
+/// Decodes one `application/x-www-form-urlencoded` component (`%XX` and `+`).
+fn url_decode(s: &str) -> Result<String, String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = s
+                    .get(i + 1..i + 3)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .ok_or_else(|| format!("bad percent escape in {s:?}"))?;
+                out.push(hex);
+                i += 2;
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).map_err(|_| format!("{s:?} is not UTF-8"))
+}
+
+/// Maps `/api/<op>?pos=<moves>` to a request; any other API path or a missing or repeated
+/// `pos` is a bad request.
+fn api_request(path: &str, query: &str) -> Result<Request, Failure> {
+    let op = path.strip_prefix("/api/").unwrap_or(path);
+    let bad = |m: String| Failure::new(FailureKind::BadRequest, m);
+    let mut pos = None;
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let k = url_decode(k).map_err(bad)?;
+        match k.as_str() {
+            "pos" if pos.is_some() => return Err(bad("parameter pos given twice".into())),
+            "pos" => pos = Some(url_decode(v).map_err(bad)?),
+            _ => return Err(bad(format!("unknown parameter {k:?}; expected pos"))),
+        }
+    }
+    let mut req = Request::new(op, "")?;
+    req.position = pos.ok_or_else(|| {
+        bad(format!(
+            "missing parameter pos (the move string, for example /api/{op}?pos=4453)"
+        ))
+    })?;
+    Ok(req)
+}
+
+/// What a request costs: answered at once by the acceptor (page, errors), or a solve for the
+/// workers.
+enum Route {
+    Now(tiny_http::Response<io::Cursor<Vec<u8>>>),
+    Solve(Request),
+}
+
+fn route(req: &tiny_http::Request, page: &str) -> Route {
+    let url = req.url();
+    if url.len() > MAX_URL {
+        return Route::Now(json_response(&failure(
+            FailureKind::BadRequest,
+            format!(
+                "request target of {} bytes is too long (at most {MAX_URL})",
+                url.len()
+            ),
+        )));
+    }
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    if *req.method() != tiny_http::Method::Get && *req.method() != tiny_http::Method::Head {
+        return Route::Now(json_response(&failure(
+            FailureKind::BadRequest,
+            format!("method {} not allowed: use GET", req.method()),
+        )));
+    }
+    match path {
+        "/" | "/index.html" => Route::Now(
+            tiny_http::Response::from_string(page)
+                .with_header(header("Content-Type", "text/html; charset=utf-8")),
+        ),
+        p if p.starts_with("/api/") => match api_request(p, query) {
+            Ok(r) => Route::Solve(r),
+            Err(e) => Route::Now(json_response(&Response::failure(Value::Null, e))),
+        },
+        _ => Route::Now(
+            tiny_http::Response::from_string(
+                failure(FailureKind::BadRequest, format!("no such page: {path}")).to_json(),
+            )
+            .with_status_code(404)
+            .with_header(header("Content-Type", "application/json")),
+        ),
+    }
+}
+
+/// HTTP: one acceptor thread answers what costs nothing and queues solves for `workers`
+/// threads sharing one service (one table); a full queue answers 503 at once.
+fn http(
+    service: Arc<Service>,
+    addr: &str,
+    workers: usize,
+    queue: usize,
+) -> Result<ExitCode, String> {
+    let server =
+        tiny_http::Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let bound = server
+        .server_addr()
+        .to_ip()
+        .map_or_else(|| addr.to_string(), |a| a.to_string());
+    let board = service.engine().board();
+    let page = PAGE.replace(
+        "__BOARD__",
+        &format!(r#"{{"width":{},"height":{}}}"#, board.width, board.height),
+    );
+    let (tx, rx) = sync_channel::<(tiny_http::Request, Request)>(queue);
+    let rx: Arc<Mutex<Receiver<_>>> = Arc::new(Mutex::new(rx));
+    for _ in 0..workers {
+        let rx = Arc::clone(&rx);
+        let service = Arc::clone(&service);
+        std::thread::spawn(move || loop {
+            let job = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+            let Ok((http_req, req)) = job else { return };
+            let resp = service.handle(&req);
+            let _ = http_req.respond(json_response(&resp));
+        });
+    }
+    eprintln!(
+        "fourfold: serving {board} on http://{bound}/ ({workers} worker(s), {} thread(s) per solve, queue {queue}, table {} MiB)",
+        service.engine().threads(),
+        service.engine().table().bytes() >> 20
+    );
+    for req in server.incoming_requests() {
+        match route(&req, &page) {
+            Route::Now(resp) => {
+                let _ = req.respond(resp);
+            }
+            Route::Solve(r) => match tx.try_send((req, r)) {
+                Ok(()) => {}
+                Err(TrySendError::Full((req, _)) | TrySendError::Disconnected((req, _))) => {
+                    let resp = failure(
+                        FailureKind::Busy,
+                        format!("too many requests waiting (at most {queue}); try again later"),
+                    );
+                    let _ =
+                        req.respond(json_response(&resp).with_header(header("Retry-After", "1")));
+                }
+            },
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_parameters_map_to_requests() {
+        assert_eq!(url_decode("%34%34+5").unwrap(), "44 5");
+        assert!(url_decode("%4").is_err() && url_decode("%zz").is_err());
+        let r = api_request("/api/solve_weak", "pos=4%345").unwrap();
+        assert_eq!((r.op.name(), r.position.as_str()), ("solve_weak", "445"));
+        assert_eq!(api_request("/api/analyze", "pos=").unwrap().position, "");
+        for (path, query, kind) in [
+            ("/api/solve", "", FailureKind::BadRequest),
+            ("/api/solve", "pos=1&pos=2", FailureKind::BadRequest),
+            ("/api/solve", "p=1", FailureKind::BadRequest),
+            ("/api/fly", "pos=1", FailureKind::UnknownOp),
+        ] {
+            assert_eq!(
+                api_request(path, query).unwrap_err().kind,
+                kind,
+                "{path}?{query}"
+            );
+        }
+    }
+}
