@@ -44,6 +44,34 @@ pub struct Solution {
     pub nodes: u64,
     /// Wall time of the solve.
     pub elapsed: Duration,
+    /// Where the answer came from: a search or an opening book.
+    pub source: Source,
+}
+
+/// Where a [`Solution`] or [`Analysis`] came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// A search of the solver.
+    #[default]
+    Search,
+    /// An opening book ([`crate::book`]): no search.
+    Book,
+}
+
+impl Source {
+    /// `"search"` or `"book"`, as the front ends print it.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Source::Search => "search",
+            Source::Book => "book",
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// The score of every column of a position, as [`Solver::analyze`] gives it.
@@ -56,6 +84,8 @@ pub struct Analysis {
     pub nodes: u64,
     /// Wall time.
     pub elapsed: Duration,
+    /// Where the scores came from: a search or an opening book.
+    pub source: Source,
 }
 
 impl Analysis {
@@ -315,6 +345,17 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         positions: &[Position<W, H>],
         weak: bool,
     ) -> Vec<Result<Solution, Interrupted>> {
+        self.solve_many_with(positions, weak, &|_, _| {})
+    }
+
+    /// As [`Solver::solve_many`], calling `on_done(index, result)` from the worker thread
+    /// as soon as each position is finished (for journals and progress displays).
+    pub fn solve_many_with(
+        &self,
+        positions: &[Position<W, H>],
+        weak: bool,
+        on_done: &(dyn Fn(usize, &Result<Solution, Interrupted>) + Sync),
+    ) -> Vec<Result<Solution, Interrupted>> {
         use rayon::prelude::*;
         self.table.new_generation();
         let mode = if weak { Mode::Weak } else { Mode::Exact };
@@ -324,7 +365,12 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let job = || {
             positions
                 .par_iter()
-                .map(|p| self.run(p, mode, &mut |_| {}, 1, false))
+                .enumerate()
+                .map(|(i, p)| {
+                    let r = self.run(p, mode, &mut |_| {}, 1, false);
+                    on_done(i, &r);
+                    r
+                })
                 .collect()
         };
         match pool {
@@ -362,6 +408,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             scores,
             nodes,
             elapsed: start.elapsed(),
+            source: Source::Search,
         })
     }
 
@@ -538,6 +585,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 best_move,
                 nodes: total,
                 elapsed,
+                source: Source::Search,
             }),
             None => {
                 let w = best_window.into_inner().unwrap_or_else(|e| e.into_inner());

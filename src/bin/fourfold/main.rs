@@ -2,10 +2,11 @@
 //!
 //! Nothing here searches or decides a score: it reads positions, hands them to
 //! [`fourfold::Solver`], and formats what comes back (text, JSON, progress on stderr).
-//! One module per command: `solve` (solve and analyze), `bench`; `common` holds the options
+//! One module per command: `solve` (solve and analyze), `bench`, `book`; `common` holds the options
 //! and helpers they share.
 
 mod bench;
+mod book;
 mod common;
 mod solve;
 
@@ -31,6 +32,9 @@ enum Command {
     Analyze(solve::SolveArgs),
     /// Benchmark the solver on test sets, or measure thread scaling.
     Bench(bench::BenchArgs),
+    /// Build or inspect an opening book.
+    #[command(subcommand)]
+    Book(book::BookCommand),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +46,7 @@ fn main() -> ExitCode {
             solve::run(a)
         }
         Command::Bench(b) => bench::run(b),
+        Command::Book(b) => book::run(b),
     };
     match result {
         Ok(code) => code,

@@ -47,12 +47,14 @@ pub struct SolveArgs {
     quiet: bool,
     #[command(flatten)]
     common: Common,
+    #[command(flatten)]
+    book: crate::book::BookArgs,
 }
 
 /// Where a position came from, for error messages.
-struct Item {
+pub struct Item {
     label: String,
-    line: Result<Case, LineError>,
+    pub line: Result<Case, LineError>,
 }
 
 fn read_items(a: &SolveArgs) -> Result<Vec<Item>, String> {
@@ -104,6 +106,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
         return main_job(&a, threads, limit);
     }
     let items = read_items(&a)?;
+    let book = crate::book::open(&a.book, fourfold::BoardSize::STANDARD)?;
     let solver = build(&a.common, threads, limit)?;
     let stop = solver.stop_flag();
     let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
@@ -125,14 +128,20 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
         if stopped || interrupted.load(Ordering::SeqCst) {
             break;
         }
-        let good: Vec<&Case> = group.iter().filter_map(|i| i.line.as_ref().ok()).collect();
+        let booked = crate::book::answers(book.as_ref(), group, a.weak);
+        let good: Vec<&Case> = group
+            .iter()
+            .zip(&booked)
+            .filter(|(_, b)| b.is_none())
+            .filter_map(|(i, _)| i.line.as_ref().ok())
+            .collect();
         let mut results = if split {
             let ps: Vec<Position> = good.iter().map(|c| c.position).collect();
             solver.solve_many(&ps, a.weak).into_iter()
         } else {
             Vec::new().into_iter()
         };
-        for item in group {
+        for (item, booked) in group.iter().zip(booked) {
             let case = match &item.line {
                 Ok(c) => c,
                 Err(e) => {
@@ -142,11 +151,12 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                 }
             };
             let outcome = if a.analyze {
-                solver
-                    .analyze(&case.position)
+                let from_book = book.as_ref().and_then(|b| b.analyze(&case.position));
+                from_book
+                    .map_or_else(|| solver.analyze(&case.position), Ok)
                     .map(|an| print_analysis(&mut out, &a, case, &an))
             } else {
-                let r = match results.next() {
+                let r = match booked.map(Ok).or_else(|| results.next()) {
                     Some(r) => r,
                     None if a.weak => solver.solve_weak(&case.position),
                     None => solver.solve(&case.position),
@@ -219,6 +229,7 @@ fn print_solution(out: &mut impl Write, a: &SolveArgs, case: &Case, s: &Solution
             "micros": micros,
             "weak": a.weak,
             "expected": case.expected,
+            "source": s.source.as_str(),
         });
         let _ = writeln!(out, "{v}");
     } else if a.stats {
@@ -237,6 +248,7 @@ fn print_analysis(out: &mut impl Write, a: &SolveArgs, case: &Case, an: &Analysi
             "best_moves": an.best_columns().iter().map(|c| c + 1).collect::<Vec<_>>(),
             "nodes": an.nodes,
             "micros": micros,
+            "source": an.source.as_str(),
         });
         let _ = writeln!(out, "{v}");
         return;
@@ -255,6 +267,7 @@ fn print_analysis(out: &mut impl Write, a: &SolveArgs, case: &Case, an: &Analysi
 
 /// The whole-board solve: progress on stderr, the result, the principal variation.
 fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<ExitCode, String> {
+    let book = crate::book::open(&a.book, fourfold::BoardSize::STANDARD)?;
     let solver = build(&a.common, threads, limit)?;
     let pos = Position::new();
     let stop = solver.stop_flag();
@@ -313,7 +326,16 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
                 );
             }
         };
-        let r = if a.weak {
+        let from_book = book.as_ref().and_then(|b| {
+            if a.weak {
+                b.solve_weak(&pos)
+            } else {
+                b.solve(&pos)
+            }
+        });
+        let r = if let Some(s) = from_book {
+            Ok(s)
+        } else if a.weak {
             solver.solve_weak(&pos)
         } else {
             solver.solve_with(&pos, &mut on_step)
@@ -339,7 +361,7 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     let pv = if a.weak {
         None
     } else {
-        solver.principal_variation(&pos, s.score).ok()
+        crate::book::principal_variation(book.as_ref(), &solver, &pos, s.score)
     };
     let pv_str = pv
         .as_ref()
@@ -355,6 +377,7 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
             "nodes": s.nodes,
             "micros": s.elapsed.as_micros(),
             "threads": threads,
+            "source": s.source.as_str(),
         });
         println!("{v}");
     } else if a.stats {
