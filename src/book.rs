@@ -15,7 +15,11 @@
 //! known without a book). Each is keyed by its *normalised key*: the smaller of
 //! [`Position::key`] and [`Position::mirror_key`], an exact key (no two positions share one).
 //!
-//! A position with fewer stones is answered by a one-ply-per-level search into the book:
+//! So the book knows the score of every position with at most `N` stones ([`Book::score`]),
+//! and answers [`Book::solve`] (score and best move) and [`Book::analyze`] (every column's
+//! score) of every position with fewer than `N` stones, whose children it knows; front ends
+//! search the rest. A position with fewer stones is scored by a one-ply-per-level search into
+//! the book:
 //! its score is `win_now` when the player to move can win at once, else the maximum over the
 //! legal moves of minus the score of the child (alpha-beta, centre columns first, so only a
 //! few hundred book probes even for the empty board and a depth-6 book).
@@ -355,9 +359,16 @@ impl Book {
         self.width == W && self.height == H
     }
 
-    /// True when the book answers `p`: same board, at most the book's depth of stones.
+    /// True when the book knows the score of `p` ([`Book::score`]): same board, at most the
+    /// book's depth of stones.
     pub fn covers<const W: usize, const H: usize>(&self, p: &Position<W, H>) -> bool {
         self.fits::<W, H>() && p.moves() <= self.plies
+    }
+
+    /// True when the book answers [`Book::solve`] and [`Book::analyze`] of `p`: same board,
+    /// fewer stones than the book's depth (every column's score is then a book score).
+    pub fn answers<const W: usize, const H: usize>(&self, p: &Position<W, H>) -> bool {
+        self.fits::<W, H>() && p.moves() < self.plies
     }
 
     /// The exact score of `p`, or `None` when the book does not cover it.
@@ -417,7 +428,7 @@ impl Book {
     }
 
     /// The exact score and best move of `p` from the book (`nodes` counts book probes), or
-    /// `None` when the book does not cover it.
+    /// `None` when the book does not answer it (see [`Book::answers`]).
     pub fn solve<const W: usize, const H: usize>(&self, p: &Position<W, H>) -> Option<Solution> {
         let a = self.analyze(p)?;
         let best = a.best_columns().first().copied();
@@ -441,9 +452,10 @@ impl Book {
         })
     }
 
-    /// The score of every column of `p` from the book, or `None` when it does not cover it.
+    /// The score of every column of `p` from the book, or `None` when it does not answer it
+    /// (see [`Book::answers`]).
     pub fn analyze<const W: usize, const H: usize>(&self, p: &Position<W, H>) -> Option<Analysis> {
-        if !self.covers(p) {
+        if !self.answers(p) {
             return None;
         }
         let start = Instant::now();

@@ -49,14 +49,18 @@ fn entries_equal_solve<const W: usize, const H: usize>(plies: u32) {
             Some(solved)
         );
     }
-    // Positions with fewer stones (the search into the book), and every column's score.
+    // Scores of every position up to the depth (the search into the book below it).
     for p in all_up_to::<W, H>(plies) {
-        let bs = b.solve(&p).expect("covered");
+        assert_eq!(b.score(&p), Some(s.solve(&p).unwrap().score), "{p:?}");
+        assert_eq!(b.score(&p.mirror()), b.score(&p));
+    }
+    // Best moves and every column's score of positions with fewer stones.
+    assert!(b.solve(&book::positions::<W, H>(plies)[0]).is_none());
+    for p in all_up_to::<W, H>(plies - 1) {
+        let bs = b.solve(&p).expect("answered");
         assert_eq!(bs.source, Source::Book);
         assert_eq!(bs.score, s.solve(&p).unwrap().score, "{p:?}");
         assert_eq!(b.analyze(&p).unwrap().scores, s.analyze(&p).unwrap().scores);
-        let m = p.mirror();
-        assert_eq!(b.score(&m), Some(bs.score));
     }
 }
 
@@ -217,11 +221,6 @@ fn shipped_book_scores_equal_the_test_sets_and_the_search() {
     .unwrap()
     .with_book(b.clone())
     .unwrap();
-    let without = Engine::new(
-        BoardSize::STANDARD,
-        fourfold::SolverBuilder::default().table_mib(64).threads(2),
-    )
-    .unwrap();
     let mut covered = 0;
     let mut searched = 0;
     for name in ["Test_L1_R1", "Test_L1_R2", "Test_L1_R3"] {
@@ -230,6 +229,18 @@ fn shipped_book_scores_equal_the_test_sets_and_the_search() {
                 continue;
             }
             covered += 1;
+            assert_eq!(b.score(&c.position), c.expected, "{name}: {}", c.moves);
+            // Positions with the book's depth: the engine searches them (a best move needs
+            // the children's scores); the search agrees with the book where it is quick.
+            if c.position.moves() == b.plies() {
+                if searched < 1 {
+                    searched += 1;
+                    let w = with.solve(&c.moves).unwrap();
+                    assert_eq!(w.source, Source::Search);
+                    assert_eq!(Some(w.score), b.score(&c.position), "{}", c.moves);
+                }
+                continue;
+            }
             let s = with.solve(&c.moves).unwrap();
             assert_eq!(s.source, Source::Book);
             assert_eq!(Some(s.score), c.expected, "{name}: {}", c.moves);
@@ -237,21 +248,11 @@ fn shipped_book_scores_equal_the_test_sets_and_the_search() {
             assert_eq!(a.source, Source::Book);
             assert_eq!(a.scores[s.best_move.unwrap()], Some(s.score));
             assert_eq!(with.solve_weak(&c.moves).unwrap().score, s.score.signum());
-            // The search agrees where it is quick (positions with the book's depth).
-            if c.position.moves() == b.plies() && searched < 8 {
-                searched += 1;
-                let w = without.solve(&c.moves).unwrap();
-                assert_eq!(w.source, Source::Search);
-                assert_eq!(w.score, s.score, "{}", c.moves);
-            }
         }
     }
-    assert!(
-        covered > 50,
-        "only {covered} test-set positions are covered"
-    );
+    assert!(covered > 5, "only {covered} test-set positions are covered");
     // Batches mix book answers and searches, in order.
-    let batch = ["44", "4453", "2252576253462244111563365343671351441"];
+    let batch = ["", "4453", "2252576253462244111563365343671351441"];
     let r = with.solve_many(&batch, false);
     assert_eq!(r[0].as_ref().unwrap().source, Source::Book);
     assert_eq!(r[2].as_ref().unwrap().source, Source::Search);
@@ -285,7 +286,7 @@ fn cli_builds_reads_and_uses_a_book() {
         let o = std::process::Command::new(exe)
             .args(cmd)
             .arg(&out)
-            .arg("44")
+            .args(if cmd[0] == "solve" { &["44"][..] } else { &[] })
             .output()
             .unwrap();
         assert!(!o.status.success());
@@ -312,7 +313,7 @@ fn cli_builds_reads_and_uses_a_book() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("99x99"));
     // The shipped book answers with "source": "book".
     let o = std::process::Command::new(exe)
-        .args(["solve", "--json", "--tt-mb", "8", "-t", "1", "44"])
+        .args(["solve", "--json", "--tt-mb", "8", "-t", "1", "4"])
         .output()
         .unwrap();
     let v: serde_json::Value =
