@@ -64,14 +64,22 @@ pub struct InfoArgs {
 /// The book options of `solve` and `analyze`.
 #[derive(Args, Clone, Default)]
 pub struct BookArgs {
-    /// Answer positions with at most the book's depth of stones from this opening book.
-    /// Default: the deepest `books/7x6-<N>.book` found next to the executable, in the
-    /// directories above it, in the source tree or in the current directory.
+    /// Answer positions with fewer stones than the book's depth from this opening book.
+    /// Default (except for the empty-board main job, which searches unless given a book):
+    /// the deepest `books/7x6-<N>.book` found next to the executable, in the directories
+    /// above it, in the source tree or in the current directory.
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
     /// Use no book (search every position).
     #[arg(long, conflicts_with = "book")]
     no_book: bool,
+}
+
+impl BookArgs {
+    /// True when `--book FILE` was given.
+    pub fn given(&self) -> bool {
+        self.book.is_some()
+    }
 }
 
 pub fn run(cmd: BookCommand) -> Result<ExitCode, String> {

@@ -267,7 +267,12 @@ fn print_analysis(out: &mut impl Write, a: &SolveArgs, case: &Case, an: &Analysi
 
 /// The whole-board solve: progress on stderr, the result, the principal variation.
 fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<ExitCode, String> {
-    let book = crate::book::open(&a.book, fourfold::BoardSize::STANDARD)?;
+    // The main job searches unless a book is asked for by name.
+    let book = if a.book.given() {
+        crate::book::open(&a.book, fourfold::BoardSize::STANDARD)?
+    } else {
+        None
+    };
     let solver = build(&a.common, threads, limit)?;
     let pos = Position::new();
     let stop = solver.stop_flag();
