@@ -10,6 +10,7 @@
 //! monomorphised `Solver<W, H>`, so the 7 x 6 path is the same code as calling
 //! [`Solver`] directly.
 
+use crate::book::{self, Book, BookError};
 use crate::outcome::Outcome;
 use crate::position::{ParseError, Position};
 use crate::solver::{Analysis, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step};
@@ -112,6 +113,8 @@ pub enum ErrorKind {
     Build(BuildError),
     /// A board size that is malformed or not supported.
     Board(String),
+    /// An opening book could not be loaded, built or used.
+    Book(BookError),
 }
 
 impl Error {
@@ -132,6 +135,7 @@ impl fmt::Display for Error {
             ErrorKind::Interrupted(e) => e.fmt(f),
             ErrorKind::Build(e) => e.fmt(f),
             ErrorKind::Board(m) => f.write_str(m),
+            ErrorKind::Book(e) => e.fmt(f),
         }
     }
 }
@@ -147,6 +151,12 @@ impl From<ParseError> for Error {
 impl From<Interrupted> for Error {
     fn from(e: Interrupted) -> Self {
         Error::new(ErrorKind::Interrupted(e))
+    }
+}
+
+impl From<BookError> for Error {
+    fn from(e: BookError) -> Self {
+        Error::new(ErrorKind::Book(e))
     }
 }
 
@@ -184,6 +194,7 @@ pub struct PositionInfo {
 /// ```
 pub struct Engine {
     inner: Inner,
+    book: Option<Book>,
 }
 
 enum Inner {
@@ -222,7 +233,7 @@ impl Engine {
                 ))))
             }
         };
-        Ok(Engine { inner })
+        Ok(Engine { inner, book: None })
     }
 
     /// The board size.
@@ -257,10 +268,15 @@ impl Engine {
         })
     }
 
-    /// The exact score and a best move of the position `moves`.
+    /// The exact score and a best move of the position `moves` (from the book when it
+    /// covers the position).
     pub fn solve(&self, moves: &str) -> Result<Solution, Error> {
         dispatch!(self, s, W, H, {
-            Ok(s.solve(&Position::<W, H>::parse(moves)?)?)
+            let p = Position::<W, H>::parse(moves)?;
+            if let Some(sol) = self.book.as_ref().and_then(|b| b.solve(&p)) {
+                return Ok(sol);
+            }
+            Ok(s.solve(&p)?)
         })
     }
 
@@ -278,14 +294,22 @@ impl Engine {
     /// Win (1), draw (0) or loss (-1) and a move that keeps it.
     pub fn solve_weak(&self, moves: &str) -> Result<Solution, Error> {
         dispatch!(self, s, W, H, {
-            Ok(s.solve_weak(&Position::<W, H>::parse(moves)?)?)
+            let p = Position::<W, H>::parse(moves)?;
+            if let Some(sol) = self.book.as_ref().and_then(|b| b.solve_weak(&p)) {
+                return Ok(sol);
+            }
+            Ok(s.solve_weak(&p)?)
         })
     }
 
     /// The score of every column.
     pub fn analyze(&self, moves: &str) -> Result<Analysis, Error> {
         dispatch!(self, s, W, H, {
-            Ok(s.analyze(&Position::<W, H>::parse(moves)?)?)
+            let p = Position::<W, H>::parse(moves)?;
+            if let Some(a) = self.book.as_ref().and_then(|b| b.analyze(&p)) {
+                return Ok(a);
+            }
+            Ok(s.analyze(&p)?)
         })
     }
 
@@ -301,19 +325,29 @@ impl Engine {
                 .iter()
                 .map(|m| Ok(Position::<W, H>::parse(m.as_ref())?))
                 .collect();
+            let from_book = |p: &Position<W, H>| {
+                let b = self.book.as_ref()?;
+                if weak {
+                    b.solve_weak(p)
+                } else {
+                    b.solve(p)
+                }
+            };
             let good: Vec<Position<W, H>> = parsed
                 .iter()
                 .filter_map(|p| p.as_ref().ok().copied())
+                .filter(|p| from_book(p).is_none())
                 .collect();
             let mut solved = s.solve_many(&good, weak).into_iter();
             parsed
                 .into_iter()
                 .map(|p| {
-                    p.and_then(|_| {
-                        solved
+                    p.and_then(|p| match from_book(&p) {
+                        Some(sol) => Ok(sol),
+                        None => solved
                             .next()
                             .expect("one result per good position")
-                            .map_err(Error::from)
+                            .map_err(Error::from),
                     })
                 })
                 .collect()
@@ -350,6 +384,68 @@ impl Engine {
     /// True if pinning was asked for and the OS refused it.
     pub fn pin_failed(&self) -> bool {
         dispatch!(self, s, _W, _H, s.pin_failed())
+    }
+
+    /// Answers every position the book covers from it from now on (`None` removes it);
+    /// refuses a book for another board size.
+    pub fn set_book(&mut self, book: Option<Book>) -> Result<(), Error> {
+        if let Some(b) = &book {
+            let board = self.board();
+            if (b.width(), b.height()) != (board.width, board.height) {
+                return Err(Error::new(ErrorKind::Book(BookError::WrongBoard(format!(
+                    "the book is for {}x{} boards, not {board}",
+                    b.width(),
+                    b.height()
+                )))));
+            }
+        }
+        self.book = book;
+        Ok(())
+    }
+
+    /// This engine with `book` attached (see [`Engine::set_book`]).
+    pub fn with_book(mut self, book: Book) -> Result<Engine, Error> {
+        self.set_book(Some(book))?;
+        Ok(self)
+    }
+
+    /// The attached book.
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_ref()
+    }
+
+    /// Builds a book for this engine's board on its solver (see [`book::build`]).
+    pub fn build_book(
+        &self,
+        opts: &book::BuildOptions,
+        on_progress: &(dyn Fn(book::Progress) + Sync),
+    ) -> Result<Book, Error> {
+        dispatch!(
+            self,
+            s,
+            W,
+            H,
+            Ok(book::build::<W, H>(s, opts, on_progress)?)
+        )
+    }
+
+    /// Re-solves `k` random entries of `book` (see [`book::verify`]).
+    pub fn verify_book(
+        &self,
+        book: &Book,
+        k: usize,
+        seed: u64,
+        on_progress: &(dyn Fn(book::Progress) + Sync),
+    ) -> Result<usize, Error> {
+        dispatch!(self, s, W, H, {
+            Ok(book::verify::<W, H>(book, s, k, seed, on_progress)?)
+        })
+    }
+
+    /// Positions per depth `0..=plies` of a book for this board (see
+    /// [`book::count_positions`]).
+    pub fn count_book_positions(&self, plies: u32) -> Vec<usize> {
+        dispatch!(self, _s, W, H, book::count_positions::<W, H>(plies))
     }
 }
 

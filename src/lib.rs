@@ -35,6 +35,7 @@
 //!
 //! - [`engine`]: [`Engine`], a solver of a board size chosen at run time that takes move
 //!   strings: the entry point of every front end.
+//! - [`book`]: the opening book: its file format, lookup and parallel build.
 //! - [`outcome`]: scores in words (who wins, on which move).
 //! - [`position`]: the bitboard, its exact key, mirror and move strings.
 //! - [`service`]: the request handler of `fourfold serve` (JSON lines and HTTP).
@@ -51,6 +52,7 @@
 //! the number of threads; node counts do.
 #![deny(missing_docs)]
 
+pub mod book;
 pub mod engine;
 mod ordering;
 pub mod outcome;
@@ -62,11 +64,13 @@ mod sync;
 pub mod table;
 pub mod testset;
 
+pub use book::{Book, BookError};
 pub use engine::{BoardSize, Engine, Error, ErrorKind, PositionInfo};
 pub use outcome::{Outcome, Player};
 pub use position::{ParseError, ParseErrorKind, Position};
 pub use search::Params;
 pub use solver::MAX_THREADS;
+pub use solver::Source;
 pub use solver::{
     Analysis, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step, DEFAULT_TABLE_MIB,
 };

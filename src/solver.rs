@@ -48,6 +48,34 @@ pub struct Solution {
     pub nodes: u64,
     /// Wall time of the solve.
     pub elapsed: Duration,
+    /// Where the answer came from: a search or an opening book.
+    pub source: Source,
+}
+
+/// Where a [`Solution`] or [`Analysis`] came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// A search of the solver.
+    #[default]
+    Search,
+    /// An opening book ([`crate::book`]): no search.
+    Book,
+}
+
+impl Source {
+    /// `"search"` or `"book"`, as the front ends print it.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Source::Search => "search",
+            Source::Book => "book",
+        }
+    }
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// The score of every column of a position, as [`Solver::analyze`] gives it.
@@ -60,6 +88,8 @@ pub struct Analysis {
     pub nodes: u64,
     /// Wall time.
     pub elapsed: Duration,
+    /// Where the scores came from: a search or an opening book.
+    pub source: Source,
 }
 
 impl Analysis {
@@ -333,12 +363,27 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         positions: &[Position<W, H>],
         weak: bool,
     ) -> Vec<Result<Solution, Interrupted>> {
+        self.solve_many_with(positions, weak, &|_, _| {})
+    }
+
+    /// As [`Solver::solve_many`], calling `on_done(index, result)` from the worker thread
+    /// as soon as each position is finished (for journals and progress displays).
+    pub fn solve_many_with(
+        &self,
+        positions: &[Position<W, H>],
+        weak: bool,
+        on_done: &(dyn Fn(usize, &Result<Solution, Interrupted>) + Sync),
+    ) -> Vec<Result<Solution, Interrupted>> {
         use rayon::prelude::*;
         self.table.new_generation();
         let mode = if weak { Mode::Weak } else { Mode::Exact };
-        let one = |p: &Position<W, H>| self.run(p, mode, &mut |_| {}, 1, false);
+        let one = |(i, p): (usize, &Position<W, H>)| {
+            let r = self.run(p, mode, &mut |_| {}, 1, false);
+            on_done(i, &r);
+            r
+        };
         if self.threads == 1 || positions.len() < 2 {
-            return positions.iter().map(one).collect();
+            return positions.iter().enumerate().map(one).collect();
         }
         let pool = self.pool.get_or_init(|| {
             rayon::ThreadPoolBuilder::new()
@@ -347,7 +392,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 .build()
                 .ok()
         });
-        let job = || positions.par_iter().map(one).collect();
+        let job = || positions.par_iter().enumerate().map(one).collect();
         match pool {
             Some(pool) => pool.install(job),
             None => job(),
@@ -383,6 +428,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
             scores,
             nodes,
             elapsed: start.elapsed(),
+            source: Source::Search,
         })
     }
 
@@ -567,6 +613,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 best_move,
                 nodes: total,
                 elapsed,
+                source: Source::Search,
             }),
             None => {
                 let w = best_window.into_inner().unwrap_or_else(|e| e.into_inner());

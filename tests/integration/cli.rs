@@ -25,7 +25,7 @@ fn run(args: &[&str], stdin: Option<&str>) -> Output {
 
 /// `fourfold solve` on one thread with an 8 MiB table, then `args`.
 fn solve_small(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut all = vec!["solve", "--tt-mb", "8", "-t", "1"];
+    let mut all = vec!["solve", "--no-book", "--tt-mb", "8", "-t", "1"];
     all.extend_from_slice(args);
     run(&all, stdin)
 }
@@ -63,7 +63,10 @@ fn json_weak_and_analyze() {
     let o = solve_small(&["--weak", "44455554221"], None);
     assert_eq!(text(&o.stdout), format!("44455554221 {}\n", score.signum()));
     // Column 4 is full after six stones there.
-    let o = run(&["analyze", "--tt-mb", "8", "-t", "1", "444444"], None);
+    let o = run(
+        &["analyze", "--no-book", "--tt-mb", "8", "-t", "1", "444444"],
+        None,
+    );
     let out = text(&o.stdout);
     let f: Vec<&str> = out.split_whitespace().collect();
     assert_eq!(f.len(), 8, "{out}");

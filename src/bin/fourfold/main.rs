@@ -2,10 +2,12 @@
 //!
 //! Nothing here searches or decides a score: it reads positions, hands them to
 //! [`fourfold::Solver`], and formats what comes back (text, JSON, progress on stderr).
-//! One module per command: `solve` (solve and analyze), `bench`, `serve` (JSON lines, HTTP); `common` holds the options
+//! One module per command: `solve` (solve and analyze), `bench`, `serve` (JSON lines, HTTP),
+//! `book`; `common` holds the options
 //! and helpers they share.
 
 mod bench;
+mod book;
 mod common;
 mod serve;
 mod solve;
@@ -34,6 +36,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Answer JSON requests: one per line on stdin, or over HTTP with a web page (--http).
     Serve(serve::ServeArgs),
+    /// Build or inspect an opening book.
+    #[command(subcommand)]
+    Book(book::BookCommand),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +51,7 @@ fn main() -> ExitCode {
         }
         Command::Bench(b) => bench::run(b),
         Command::Serve(s) => serve::run(s),
+        Command::Book(b) => book::run(b),
     };
     match result {
         Ok(code) => code,

@@ -51,12 +51,14 @@ pub struct SolveArgs {
     quiet: bool,
     #[command(flatten)]
     common: Common,
+    #[command(flatten)]
+    book: crate::book::BookArgs,
 }
 
 /// Where a position came from, for error messages.
-struct Item {
+pub struct Item {
     label: String,
-    line: Result<Case, LineError>,
+    pub line: Result<Case, LineError>,
 }
 
 /// The positions of the arguments, then of `--input`, read as bytes line by line: a bad line
@@ -108,6 +110,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     }
     // The solver first: a table or thread count the machine cannot give is refused before
     // any input is read.
+    let book = crate::book::open(&a.book, fourfold::BoardSize::STANDARD)?;
     let solver = build(&a.common, threads, limit)?;
     warn_threads(threads);
     let items = read_items(&a)?;
@@ -132,14 +135,20 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
         if stopped || interrupted.load(Ordering::SeqCst) {
             break;
         }
-        let good: Vec<&Case> = group.iter().filter_map(|i| i.line.as_ref().ok()).collect();
+        let booked = crate::book::answers(book.as_ref(), group, a.weak);
+        let good: Vec<&Case> = group
+            .iter()
+            .zip(&booked)
+            .filter(|(_, b)| b.is_none())
+            .filter_map(|(i, _)| i.line.as_ref().ok())
+            .collect();
         let mut results = if split {
             let ps: Vec<Position> = good.iter().map(|c| c.position).collect();
             solver.solve_many(&ps, a.weak).into_iter()
         } else {
             Vec::new().into_iter()
         };
-        for item in group {
+        for (item, booked) in group.iter().zip(booked) {
             let case = match &item.line {
                 Ok(c) => c,
                 Err(e) => {
@@ -149,11 +158,12 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                 }
             };
             let outcome = if a.analyze {
-                solver
-                    .analyze(&case.position)
+                let from_book = book.as_ref().and_then(|b| b.analyze(&case.position));
+                from_book
+                    .map_or_else(|| solver.analyze(&case.position), Ok)
                     .map(|an| print_analysis(&mut out, &a, case, &an))
             } else {
-                let r = match results.next() {
+                let r = match booked.map(Ok).or_else(|| results.next()) {
                     Some(r) => r,
                     None if a.weak => solver.solve_weak(&case.position),
                     None => solver.solve(&case.position),
@@ -252,6 +262,7 @@ fn print_solution(
             "micros": micros,
             "weak": a.weak,
             "expected": case.expected,
+            "source": s.source.as_str(),
         });
         writeln!(out, "{v}")
     } else if a.stats {
@@ -275,6 +286,7 @@ fn print_analysis(
             "best_moves": an.best_columns().iter().map(|c| c + 1).collect::<Vec<_>>(),
             "nodes": an.nodes,
             "micros": micros,
+            "source": an.source.as_str(),
         });
         return writeln!(out, "{v}");
     }
@@ -292,6 +304,12 @@ fn print_analysis(
 
 /// The whole-board solve: progress on stderr, the result, the principal variation.
 fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<ExitCode, String> {
+    // The main job searches unless a book is asked for by name.
+    let book = if a.book.given() {
+        crate::book::open(&a.book, fourfold::BoardSize::STANDARD)?
+    } else {
+        None
+    };
     let solver = build(&a.common, threads, limit)?;
     warn_threads(threads);
     let pos = Position::new();
@@ -351,7 +369,16 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
                 );
             }
         };
-        let r = if a.weak {
+        let from_book = book.as_ref().and_then(|b| {
+            if a.weak {
+                b.solve_weak(&pos)
+            } else {
+                b.solve(&pos)
+            }
+        });
+        let r = if let Some(s) = from_book {
+            Ok(s)
+        } else if a.weak {
             solver.solve_weak(&pos)
         } else {
             solver.solve_with(&pos, &mut on_step)
@@ -377,7 +404,7 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     let pv = if a.weak {
         None
     } else {
-        solver.principal_variation(&pos, s.score).ok()
+        crate::book::principal_variation(book.as_ref(), &solver, &pos, s.score)
     };
     let pv_str = pv
         .as_ref()
@@ -395,6 +422,7 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
                 "nodes": s.nodes,
                 "micros": s.elapsed.as_micros(),
                 "threads": threads,
+                "source": s.source.as_str(),
             });
             writeln!(out, "{v}")?;
         } else if a.stats {

@@ -1,0 +1,340 @@
+//! `book build` and `book info`, and the `--book`/`--no-book` options of `solve` and `analyze`
+//! with the default book path.
+
+use crate::common::{all_cores, default_tt_mb, human};
+
+/// A rate with two decimals below 100 (book builds are slow), else as `human`.
+fn rate(r: f64) -> String {
+    if r < 100.0 {
+        format!("{r:.2}")
+    } else {
+        human(r)
+    }
+}
+use clap::{Args, Subcommand};
+use fourfold::book::{BuildOptions, Phase, Progress};
+use fourfold::{BoardSize, Book, Engine, ErrorKind, SolverBuilder};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+#[derive(Subcommand)]
+pub enum BookCommand {
+    /// Build a book: solve every position with N stones (up to mirror symmetry) on all
+    /// threads. Resumable: finished entries go to FILE.journal at once, and running the same
+    /// command again after Ctrl-C or a crash skips them.
+    Build(BuildArgs),
+    /// Print a book's header and check its checksum.
+    Info(InfoArgs),
+}
+
+#[derive(Args)]
+pub struct BuildArgs {
+    /// Depth: the number of stones of every entry.
+    #[arg(long, value_name = "N")]
+    plies: u32,
+    /// The book file to write.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Board size WxH.
+    #[arg(long, default_value = "7x6", value_name = "WxH")]
+    board: String,
+    /// Threads (default: all available cores).
+    #[arg(long, short = 't', value_name = "N")]
+    threads: Option<usize>,
+    /// Table size in MiB (default as for `solve`).
+    #[arg(long = "tt-mb", value_name = "MIB")]
+    tt_mb: Option<usize>,
+    /// At the end, re-solve K random entries on a cleared table and compare.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    verify: usize,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Args)]
+pub struct InfoArgs {
+    /// The book file.
+    file: PathBuf,
+}
+
+/// The book options of `solve` and `analyze`.
+#[derive(Args, Clone, Default)]
+pub struct BookArgs {
+    /// Answer positions with fewer stones than the book's depth from this opening book.
+    /// Default (except for the empty-board main job, which searches unless given a book):
+    /// the deepest `books/7x6-<N>.book` found next to the executable, in the directories
+    /// above it, in the source tree or in the current directory.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Use no book (search every position).
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
+}
+
+impl BookArgs {
+    /// True when `--book FILE` was given.
+    pub fn given(&self) -> bool {
+        self.book.is_some()
+    }
+}
+
+pub fn run(cmd: BookCommand) -> Result<ExitCode, String> {
+    match cmd {
+        BookCommand::Build(b) => build(b),
+        BookCommand::Info(i) => info(i),
+    }
+}
+
+/// The book `solve`/`analyze` should use on a `board` board: the one given, or the default
+/// one (a default book that does not load is skipped with a warning).
+pub fn open(args: &BookArgs, board: BoardSize) -> Result<Option<Book>, String> {
+    if args.no_book {
+        return Ok(None);
+    }
+    if let Some(path) = &args.book {
+        let b = Book::load(path).map_err(|e| e.to_string())?;
+        if (b.width(), b.height()) != (board.width, board.height) {
+            return Err(format!(
+                "{}: the book is for {}x{} boards, not {board}",
+                path.display(),
+                b.width(),
+                b.height()
+            ));
+        }
+        return Ok(Some(b));
+    }
+    let Some(path) = default_book(board) else {
+        return Ok(None);
+    };
+    match Book::load(&path) {
+        Ok(b) if (b.width(), b.height()) == (board.width, board.height) => Ok(Some(b)),
+        Ok(_) => Ok(None),
+        Err(e) => {
+            eprintln!("fourfold: warning: skipping the default book: {e}");
+            Ok(None)
+        }
+    }
+}
+
+/// The deepest `books/WxH-<N>.book` in the default places.
+fn default_book(board: BoardSize) -> Option<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Ok(exe) = std::env::current_exe() {
+        dirs.extend(exe.ancestors().skip(1).take(4).map(|d| d.join("books")));
+    }
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("books"));
+    dirs.push(PathBuf::from("books"));
+    let prefix = format!("{board}-");
+    let mut best: Option<(u32, PathBuf)> = None;
+    for dir in dirs {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let depth = name
+                .strip_prefix(&prefix)
+                .and_then(|r| r.strip_suffix(".book"))
+                .and_then(|n| n.parse::<u32>().ok());
+            if let Some(n) = depth {
+                if best.as_ref().map_or(true, |b| n > b.0) {
+                    best = Some((n, e.path()));
+                }
+            }
+        }
+    }
+    best.map(|b| b.1)
+}
+
+fn journal_path(out: &Path) -> PathBuf {
+    let mut j = out.as_os_str().to_owned();
+    j.push(".journal");
+    PathBuf::from(j)
+}
+
+fn build(a: BuildArgs) -> Result<ExitCode, String> {
+    let board: BoardSize = a
+        .board
+        .parse()
+        .map_err(|e: fourfold::Error| e.to_string())?;
+    let threads = a.threads.unwrap_or_else(all_cores);
+    if threads == 0 {
+        return Err("--threads must be at least 1, not 0".into());
+    }
+    if a.tt_mb == Some(0) {
+        return Err("--tt-mb must be at least 1 MiB, not 0".into());
+    }
+    let engine = Engine::new(
+        board,
+        SolverBuilder::default()
+            .table_mib(a.tt_mb.unwrap_or_else(default_tt_mb))
+            .threads(threads),
+    )
+    .map_err(|e| e.to_string())?;
+    let stop = engine.stop_flag();
+    let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
+    let _ = ctrlc::set_handler(move || {
+        interrupted.store(true, Ordering::SeqCst);
+        stop.raise();
+    });
+    let journal = journal_path(&a.out);
+    let opts = BuildOptions {
+        plies: a.plies,
+        journal: Some(journal.clone()),
+        verify: a.verify,
+        seed: 0x5eed_b00c,
+    };
+    let bar = ProgressBar::new(0);
+    if a.quiet {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, ETA {eta})",
+        )
+        .expect("template"),
+    );
+    let start = Instant::now();
+    let first = std::sync::Mutex::new(None::<Progress>);
+    let on_progress = |p: Progress| {
+        let mut f = first.lock().unwrap_or_else(|e| e.into_inner());
+        if f.map_or(true, |f| f.phase != p.phase) {
+            *f = Some(p);
+            bar.set_message(match p.phase {
+                Phase::Solving => "solving",
+                Phase::Verifying => "verifying",
+            });
+            bar.set_length(p.total as u64);
+            bar.set_position(p.done as u64);
+            bar.reset_eta();
+            bar.reset_elapsed();
+        } else {
+            bar.set_position(p.done as u64);
+        }
+    };
+    if !a.quiet {
+        eprintln!(
+            "building a {board} book of depth {} on {threads} thread(s), table {} MiB (journal {})",
+            a.plies,
+            engine.table().bytes() >> 20,
+            journal.display()
+        );
+    }
+    let result = engine.build_book(&opts, &on_progress);
+    bar.finish_and_clear();
+    let book = match result {
+        Ok(b) => b,
+        Err(e) => {
+            if let ErrorKind::Book(fourfold::BookError::Interrupted { done, total }) = e.kind() {
+                eprintln!(
+                    "fourfold: stopped after {done} of {total} positions; they are kept in {}: \
+                     run the same command again to resume",
+                    journal.display()
+                );
+                return Ok(ExitCode::from(if interrupted.load(Ordering::SeqCst) {
+                    130
+                } else {
+                    1
+                }));
+            }
+            return Err(e.to_string());
+        }
+    };
+    book.save(&a.out).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_file(&journal);
+    let secs = start.elapsed().as_secs_f64();
+    let resumed = first
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .map_or(0, |p| p.resumed);
+    let solved = book.len() - resumed.min(book.len());
+    println!(
+        "wrote {}: {board}, depth {}, {} entries, {} bytes, checksum {:#018x}",
+        a.out.display(),
+        book.plies(),
+        book.len(),
+        32 + 9 * book.len(),
+        book.checksum()
+    );
+    println!(
+        "solved {solved} positions ({} from the journal) in {secs:.1} s on {threads} thread(s): {} positions/s{}",
+        resumed,
+        rate(solved as f64 / secs.max(1e-9)),
+        if a.verify > 0 {
+            format!("; {} random entries re-solved and equal", a.verify.min(book.len()))
+        } else {
+            String::new()
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn info(a: InfoArgs) -> Result<ExitCode, String> {
+    let book = Book::load(&a.file).map_err(|e| e.to_string())?;
+    let (mut win, mut draw, mut loss) = (0, 0, 0);
+    for (_, s) in book.entries() {
+        match s.signum() {
+            1 => win += 1,
+            0 => draw += 1,
+            _ => loss += 1,
+        }
+    }
+    println!("file: {}", a.file.display());
+    println!("format version: {}", fourfold::book::VERSION);
+    println!("board: {}x{}", book.width(), book.height());
+    println!("depth: {} plies", book.plies());
+    println!(
+        "entries: {} (player to move wins {win}, draws {draw}, loses {loss})",
+        book.len()
+    );
+    println!("size: {} bytes", 32 + 9 * book.len());
+    println!("checksum: {:#018x} OK", book.checksum());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The book's answer for each line of a batch (`None` for bad lines and positions the book
+/// does not cover).
+pub fn answers(
+    book: Option<&Book>,
+    group: &[crate::solve::Item],
+    weak: bool,
+) -> Vec<Option<fourfold::Solution>> {
+    group
+        .iter()
+        .map(|i| {
+            let c = i.line.as_ref().ok()?;
+            let b = book?;
+            if weak {
+                b.solve_weak(&c.position)
+            } else {
+                b.solve(&c.position)
+            }
+        })
+        .collect()
+}
+
+/// The principal variation from `pos` with score `score`: the book's best moves up to its
+/// depth, then the solver's line from there.
+pub fn principal_variation(
+    book: Option<&Book>,
+    solver: &fourfold::Solver,
+    pos: &fourfold::Position,
+    score: i32,
+) -> Option<Vec<usize>> {
+    let mut line = book.map(|b| b.best_line(pos)).unwrap_or_default();
+    let mut p = *pos;
+    let mut s = score;
+    for &c in &line {
+        if p.is_winning_move(c) {
+            return Some(line);
+        }
+        p.play_col(c);
+        s = -s;
+    }
+    line.extend(solver.principal_variation(&p, s).ok()?);
+    Some(line)
+}
