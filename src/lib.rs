@@ -69,8 +69,8 @@ pub use engine::{BoardSize, Engine, Error, ErrorKind, PositionInfo};
 pub use outcome::{Outcome, Player};
 pub use position::{ParseError, ParseErrorKind, Position};
 pub use search::Params;
-pub use solver::MAX_THREADS;
 pub use solver::Source;
+pub use solver::MAX_THREADS;
 pub use solver::{
     Analysis, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step, DEFAULT_TABLE_MIB,
 };
