@@ -7,10 +7,10 @@
 #![no_main]
 #![allow(dead_code, unused_imports)]
 
-#[path = "../../src/bin/fourfold/common.rs"]
-mod common;
 #[path = "../../src/bin/fourfold/main.rs"]
 mod fourfold_main;
+// The command's modules refer to each other as `crate::NAME`.
+use fourfold_main::{bench, book, common, serve, solve};
 
 use clap::{CommandFactory, FromArgMatches};
 use libfuzzer_sys::fuzz_target;

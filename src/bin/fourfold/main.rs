@@ -6,11 +6,11 @@
 //! `book`; `common` holds the options
 //! and helpers they share.
 
-mod bench;
-mod book;
-mod common;
-mod serve;
-mod solve;
+pub(crate) mod bench;
+pub(crate) mod book;
+pub(crate) mod common;
+pub(crate) mod serve;
+pub(crate) mod solve;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
