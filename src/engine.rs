@@ -19,6 +19,62 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
+/// Calls `$m! { { $args } NAME W H, ... }` with every board size this build serves: the one
+/// list from which the [`Inner`] variants, the [`dispatch!`] arms, [`Engine::new`] and
+/// [`BoardSize::SUPPORTED`] are generated. Each entry is one monomorphised `Solver<W, H>`.
+macro_rules! with_boards {
+    ($m:ident ! { $($args:tt)* }) => {
+        $m! {
+            { $($args)* }
+            // The standard board first.
+            B7x6 7 6,
+            // 64-bit keys: every W 4..=9, H 4..=13 with W * (H + 1) <= 64 (the position
+            // layout's limit).
+            B4x4 4 4,
+            B4x5 4 5,
+            B4x6 4 6,
+            B4x7 4 7,
+            B4x8 4 8,
+            B4x9 4 9,
+            B4x10 4 10,
+            B4x11 4 11,
+            B4x12 4 12,
+            B4x13 4 13,
+            B5x4 5 4,
+            B5x5 5 5,
+            B5x6 5 6,
+            B5x7 5 7,
+            B5x8 5 8,
+            B5x9 5 9,
+            B5x10 5 10,
+            B5x11 5 11,
+            B6x4 6 4,
+            B6x5 6 5,
+            B6x6 6 6,
+            B6x7 6 7,
+            B6x8 6 8,
+            B6x9 6 9,
+            B7x4 7 4,
+            B7x5 7 5,
+            B7x7 7 7,
+            B7x8 7 8,
+            B8x4 8 4,
+            B8x5 8 5,
+            B8x6 8 6,
+            B8x7 8 7,
+            B9x4 9 4,
+            B9x5 9 5,
+            B9x6 9 6,
+        }
+    };
+}
+
+macro_rules! supported_list {
+    ({} $($v:ident $w:literal $h:literal,)*) => {
+        &[$(BoardSize { width: $w, height: $h },)*]
+    };
+}
+
 /// A board size: width (columns) x height (rows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BoardSize {
@@ -35,8 +91,8 @@ impl BoardSize {
         height: 6,
     };
 
-    /// The sizes this build can solve.
-    pub const SUPPORTED: &'static [BoardSize] = &[BoardSize::STANDARD];
+    /// The sizes this build can solve, the standard board first.
+    pub const SUPPORTED: &'static [BoardSize] = with_boards!(supported_list! {});
 
     /// Number of cells.
     pub const fn cells(&self) -> u32 {
@@ -186,20 +242,41 @@ pub struct Engine {
     inner: Inner,
 }
 
-enum Inner {
-    B7x6(Solver<7, 6>),
+macro_rules! inner_enum {
+    ({} $($v:ident $w:literal $h:literal,)*) => {
+        /// The engine's solver, one variant per board size.
+        enum Inner {
+            $($v(Solver<$w, $h>),)*
+        }
+
+        /// Builds the solver of `board`, or `None` for a size this build does not serve.
+        fn build_inner(board: BoardSize, builder: SolverBuilder) -> Option<Result<Inner, BuildError>> {
+            match (board.width, board.height) {
+                $(($w, $h) => Some(builder.build::<$w, $h>().map(Inner::$v)),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+with_boards!(inner_enum! {});
+
+macro_rules! dispatch_arms {
+    ({ $self:expr, $s:ident, $W:ident, $H:ident, $body:expr } $($v:ident $w:literal $h:literal,)*) => {
+        match &$self.inner {
+            $(Inner::$v($s) => {
+                const $W: usize = $w;
+                const $H: usize = $h;
+                $body
+            })*
+        }
+    };
 }
 
 /// Runs `$body` with `$s` bound to the engine's solver and `$W`, `$H` to its size.
 macro_rules! dispatch {
     ($self:expr, $s:ident, $W:ident, $H:ident, $body:expr) => {
-        match &$self.inner {
-            Inner::B7x6($s) => {
-                const $W: usize = 7;
-                const $H: usize = 6;
-                $body
-            }
-        }
+        with_boards!(dispatch_arms! { $self, $s, $W, $H, $body })
     };
 }
 
@@ -214,15 +291,12 @@ impl fmt::Debug for Engine {
 impl Engine {
     /// Builds an engine for `board` with the solver settings of `builder`.
     pub fn new(board: BoardSize, builder: SolverBuilder) -> Result<Engine, Error> {
-        let inner = match (board.width, board.height) {
-            (7, 6) => Inner::B7x6(builder.build()?),
-            _ => {
-                return Err(Error::new(ErrorKind::Board(format!(
-                    "board size {board} is not supported"
-                ))))
-            }
-        };
-        Ok(Engine { inner })
+        match build_inner(board, builder) {
+            Some(inner) => Ok(Engine { inner: inner? }),
+            None => Err(Error::new(ErrorKind::Board(format!(
+                "board size {board} is not supported"
+            )))),
+        }
     }
 
     /// The board size.
@@ -361,8 +435,27 @@ mod tests {
     fn board_sizes_parse() {
         assert_eq!("7x6".parse::<BoardSize>().unwrap(), BoardSize::STANDARD);
         assert!(" 7X6 ".parse::<BoardSize>().is_ok());
-        for bad in ["", "7", "x6", "7x", "7x6x", "-7x6", "99x99"] {
+        for bad in ["", "7", "x6", "7x", "7x6x", "-7x6", "99x99", "3x3", "4x14"] {
             assert!(bad.parse::<BoardSize>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_supported_size_builds_or_refuses_its_table_clearly() {
+        assert_eq!(BoardSize::SUPPORTED[0], BoardSize::STANDARD);
+        for &b in BoardSize::SUPPORTED {
+            assert_eq!(b.to_string().parse::<BoardSize>().unwrap(), b);
+            match Engine::new(b, SolverBuilder::default().table_mib(1)) {
+                Ok(e) => {
+                    assert_eq!(e.board(), b);
+                    assert_eq!(e.check("1").unwrap().playable.len(), b.width);
+                }
+                // One MiB is too small to identify the keys of the larger boards.
+                Err(e) => {
+                    assert!(matches!(e.kind(), ErrorKind::Build(_)), "{b}: {e}");
+                    assert!(e.to_string().contains("needs at least"), "{b}: {e}");
+                }
+            }
         }
     }
 
