@@ -14,6 +14,7 @@ use crate::outcome::Outcome;
 use crate::position::{ParseError, Position};
 use crate::solver::{Analysis, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step};
 use crate::table::Table;
+use crate::testset::{parse_line, LineError};
 use crate::StopFlag;
 use std::fmt;
 use std::str::FromStr;
@@ -226,6 +227,16 @@ pub struct PositionInfo {
     pub rows: Vec<Vec<Option<bool>>>,
 }
 
+/// One line of the test-set format (`<moves> [<score>]`) read on an engine's board: see
+/// [`Engine::parse_case`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseLine {
+    /// The move string as written.
+    pub moves: String,
+    /// The expected score, when the line carries one.
+    pub expected: Option<i32>,
+}
+
 /// A solver of one board size chosen at run time (see the module docs).
 ///
 /// ```
@@ -327,6 +338,18 @@ impl Engine {
                     .rev()
                     .map(|r| (0..W).map(|c| p.cell(c, r)).collect())
                     .collect(),
+            })
+        })
+    }
+
+    /// Reads one line of the test-set format on this board (see
+    /// [`crate::testset::parse_line`]): the move string must be a legal, unfinished game here.
+    pub fn parse_case(&self, line: &str) -> Result<CaseLine, LineError> {
+        dispatch!(self, _s, W, H, {
+            let c = parse_line::<W, H>(line)?;
+            Ok(CaseLine {
+                moves: c.moves,
+                expected: c.expected,
             })
         })
     }
@@ -466,6 +489,8 @@ mod tests {
             SolverBuilder::default().table_mib(4).threads(2),
         )
         .unwrap();
+        assert_eq!(e.parse_case("4453 -2").unwrap().expected, Some(-2));
+        assert!(e.parse_case("448 1").is_err());
         let r = e.solve_many(&["4453", "448", "44455554221"], false);
         assert_eq!(r.len(), 3);
         assert_eq!(r[0].as_ref().unwrap().score, e.solve("4453").unwrap().score);
