@@ -37,6 +37,7 @@
 //!   strings: the entry point of every front end.
 //! - [`outcome`]: scores in words (who wins, on which move).
 //! - [`position`]: the bitboard, its exact key, mirror and move strings.
+//! - [`published`]: the published whole-board results of other board sizes, to check against.
 //! - `ordering`: move ordering (internal).
 //! - [`table`]: the shared lock-free transposition table and the proof that it never returns
 //!   another position's entry.
@@ -54,6 +55,7 @@ pub mod engine;
 mod ordering;
 pub mod outcome;
 pub mod position;
+pub mod published;
 mod search;
 pub mod solver;
 mod sync;
