@@ -1,5 +1,6 @@
 //! fourfold's integration tests: one binary, one module per concern.
 
+mod boards;
 mod cli;
 mod common;
 mod properties;

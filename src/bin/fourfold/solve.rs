@@ -3,17 +3,16 @@
 
 use crate::common::{all_cores, build, human, warn_pin, Common};
 use clap::Args;
+use fourfold::engine::CaseLine;
 use fourfold::outcome::describe;
-use fourfold::testset::{parse_line, Case, LineError};
-use fourfold::{Analysis, Interrupted, Position, Solution, Step};
+use fourfold::testset::LineError;
+use fourfold::{Analysis, Engine, ErrorKind, Interrupted, Solution, Step};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-const CELLS: i32 = 42;
 
 #[derive(Args, Clone)]
 pub struct SolveArgs {
@@ -52,15 +51,15 @@ pub struct SolveArgs {
 /// Where a position came from, for error messages.
 struct Item {
     label: String,
-    line: Result<Case, LineError>,
+    line: Result<CaseLine, LineError>,
 }
 
-fn read_items(a: &SolveArgs) -> Result<Vec<Item>, String> {
+fn read_items(a: &SolveArgs, engine: &Engine) -> Result<Vec<Item>, String> {
     let mut items = Vec::new();
     for (i, p) in a.positions.iter().enumerate() {
         items.push(Item {
             label: format!("argument {}", i + 1),
-            line: parse_line(p),
+            line: engine.parse_case(p),
         });
     }
     if let Some(path) = &a.input {
@@ -77,7 +76,7 @@ fn read_items(a: &SolveArgs) -> Result<Vec<Item>, String> {
             }
             items.push(Item {
                 label: format!("{path}:{}", i + 1),
-                line: parse_line(&line),
+                line: engine.parse_case(&line),
             });
         }
     }
@@ -103,8 +102,8 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     if a.positions.is_empty() && a.input.is_none() && !a.analyze {
         return main_job(&a, threads, limit);
     }
-    let items = read_items(&a)?;
-    let solver = build(&a.common, threads, limit)?;
+    let solver = build(&a.common, None, threads, limit)?;
+    let items = read_items(&a, &solver)?;
     let stop = solver.stop_flag();
     let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
     let _ = ctrlc::set_handler(move || {
@@ -125,9 +124,9 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
         if stopped || interrupted.load(Ordering::SeqCst) {
             break;
         }
-        let good: Vec<&Case> = group.iter().filter_map(|i| i.line.as_ref().ok()).collect();
+        let good: Vec<&CaseLine> = group.iter().filter_map(|i| i.line.as_ref().ok()).collect();
         let mut results = if split {
-            let ps: Vec<Position> = good.iter().map(|c| c.position).collect();
+            let ps: Vec<&str> = good.iter().map(|c| c.moves.as_str()).collect();
             solver.solve_many(&ps, a.weak).into_iter()
         } else {
             Vec::new().into_iter()
@@ -143,13 +142,13 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
             };
             let outcome = if a.analyze {
                 solver
-                    .analyze(&case.position)
+                    .analyze(&case.moves)
                     .map(|an| print_analysis(&mut out, &a, case, &an))
             } else {
                 let r = match results.next() {
                     Some(r) => r,
-                    None if a.weak => solver.solve_weak(&case.position),
-                    None => solver.solve(&case.position),
+                    None if a.weak => solver.solve_weak(&case.moves),
+                    None => solver.solve(&case.moves),
                 };
                 r.map(|s| {
                     print_solution(&mut out, &a, case, &s);
@@ -167,8 +166,16 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                 })
             };
             if let Err(e) = outcome {
+                let e = match e.kind() {
+                    ErrorKind::Interrupted(i) => i,
+                    _ => {
+                        eprintln!("{}: {e}", item.label);
+                        failed = true;
+                        continue;
+                    }
+                };
                 let by_user = interrupted.load(Ordering::SeqCst);
-                report_interrupt(&case.moves, &e, by_user);
+                report_interrupt(&case.moves, e, by_user);
                 timed_out |= !by_user;
                 if by_user {
                     stopped = true;
@@ -208,7 +215,7 @@ fn col_str(c: Option<usize>) -> String {
     c.map_or("-".into(), |c| (c + 1).to_string())
 }
 
-fn print_solution(out: &mut impl Write, a: &SolveArgs, case: &Case, s: &Solution) {
+fn print_solution(out: &mut impl Write, a: &SolveArgs, case: &CaseLine, s: &Solution) {
     let micros = s.elapsed.as_micros();
     if a.json {
         let v = serde_json::json!({
@@ -228,7 +235,7 @@ fn print_solution(out: &mut impl Write, a: &SolveArgs, case: &Case, s: &Solution
     }
 }
 
-fn print_analysis(out: &mut impl Write, a: &SolveArgs, case: &Case, an: &Analysis) {
+fn print_analysis(out: &mut impl Write, a: &SolveArgs, case: &CaseLine, an: &Analysis) {
     let micros = an.elapsed.as_micros();
     if a.json {
         let v = serde_json::json!({
@@ -255,8 +262,10 @@ fn print_analysis(out: &mut impl Write, a: &SolveArgs, case: &Case, an: &Analysi
 
 /// The whole-board solve: progress on stderr, the result, the principal variation.
 fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<ExitCode, String> {
-    let solver = build(&a.common, threads, limit)?;
-    let pos = Position::new();
+    let solver = build(&a.common, None, threads, limit)?;
+    let board = solver.board();
+    let cells = board.cells() as i32;
+    let pos = "";
     let stop = solver.stop_flag();
     let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
     let _ = ctrlc::set_handler(move || {
@@ -264,7 +273,7 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
         stop.raise();
     });
     let tty = io::stderr().is_terminal() && !a.quiet;
-    let window = Mutex::new((-(CELLS / 2), CELLS / 2));
+    let window = Mutex::new((-(cells / 2), cells / 2));
     let finished = AtomicBool::new(false);
     let bar = tty.then(|| {
         let b = ProgressBar::new_spinner();
@@ -287,9 +296,7 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     };
     if !a.quiet {
         eprintln!(
-            "solving the empty {}x{} board on {threads} thread(s), table {} MiB",
-            7,
-            6,
+            "solving the empty {board} board on {threads} thread(s), table {} MiB",
             solver.table().bytes() >> 20
         );
     }
@@ -314,9 +321,9 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
             }
         };
         let r = if a.weak {
-            solver.solve_weak(&pos)
+            solver.solve_weak(pos)
         } else {
-            solver.solve_with(&pos, &mut on_step)
+            solver.solve_with(pos, &mut on_step)
         };
         finished.store(true, Ordering::Relaxed);
         r
@@ -328,7 +335,10 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     let s = match result {
         Ok(s) => s,
         Err(e) => {
-            report_interrupt("empty board", &e, interrupted.load(Ordering::SeqCst));
+            let ErrorKind::Interrupted(i) = e.kind() else {
+                return Err(e.to_string());
+            };
+            report_interrupt("empty board", i, interrupted.load(Ordering::SeqCst));
             return Ok(ExitCode::from(if interrupted.load(Ordering::SeqCst) {
                 130
             } else {
@@ -339,12 +349,18 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     let pv = if a.weak {
         None
     } else {
-        solver.principal_variation(&pos, s.score).ok()
+        solver.principal_variation(pos, s.score).ok()
     };
     let pv_str = pv
         .as_ref()
         .map(|l| l.iter().map(|c| (c + 1).to_string()).collect::<String>());
     let secs = s.elapsed.as_secs_f64();
+    // Who wins and on which move, as the published tables say it (exact solves only).
+    let result = if a.weak {
+        None
+    } else {
+        board.outcome(s.score, 0)
+    };
     if a.json {
         let v = serde_json::json!({
             "moves": "",
@@ -355,6 +371,8 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
             "nodes": s.nodes,
             "micros": s.elapsed.as_micros(),
             "threads": threads,
+            "board": board.to_string(),
+            "result": result.map(|r| r.to_string()),
         });
         println!("{v}");
     } else if a.stats {
@@ -364,9 +382,12 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
             ["the first player loses", "a draw", "the first player wins"][(s.score + 1) as usize]
                 .to_string()
         } else {
-            describe(s.score, 0, CELLS as u32)
+            describe(s.score, 0, cells as u32)
         };
         println!("score: {} ({meaning})", s.score);
+        if let Some(r) = result {
+            println!("result on {board}: {r}");
+        }
         println!("best move: {}", col_str(s.best_move));
         if let Some(pv) = pv_str {
             println!("perfect play: {pv}");
