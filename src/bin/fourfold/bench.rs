@@ -261,8 +261,8 @@ fn bench_boards(b: &BenchArgs, list: &[String], threads: &[usize]) -> Result<Exi
     let tt_mb = b.common.tt_mb.unwrap_or_else(default_tt_mb);
     println!("fourfold bench --boards: the empty board of each size, table {tt_mb} MiB");
     println!(
-        "{:<6} {:>7} {:>11} {:>14} {:>9} {:>6}  {:<32} {}",
-        "board", "threads", "time", "nodes", "nodes/s", "score", "result", "published"
+        "{:<6} {:>7} {:>11} {:>14} {:>9} {:>6}  {:<32} published",
+        "board", "threads", "time", "nodes", "nodes/s", "score", "result"
     );
     let mut failed = false;
     for board in boards {
