@@ -15,10 +15,67 @@ use crate::outcome::Outcome;
 use crate::position::{ParseError, Position};
 use crate::solver::{Analysis, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step};
 use crate::table::Table;
+use crate::testset::{parse_line, LineError};
 use crate::StopFlag;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
+
+/// Calls `$m! { { $args } NAME W H, ... }` with every board size this build serves: the one
+/// list from which the [`Inner`] variants, the [`dispatch!`] arms, [`Engine::new`] and
+/// [`BoardSize::SUPPORTED`] are generated. Each entry is one monomorphised `Solver<W, H>`.
+macro_rules! with_boards {
+    ($m:ident ! { $($args:tt)* }) => {
+        $m! {
+            { $($args)* }
+            // The standard board first.
+            B7x6 7 6,
+            // 64-bit keys: every W 4..=9, H 4..=13 with W * (H + 1) <= 64 (the position
+            // layout's limit).
+            B4x4 4 4,
+            B4x5 4 5,
+            B4x6 4 6,
+            B4x7 4 7,
+            B4x8 4 8,
+            B4x9 4 9,
+            B4x10 4 10,
+            B4x11 4 11,
+            B4x12 4 12,
+            B4x13 4 13,
+            B5x4 5 4,
+            B5x5 5 5,
+            B5x6 5 6,
+            B5x7 5 7,
+            B5x8 5 8,
+            B5x9 5 9,
+            B5x10 5 10,
+            B5x11 5 11,
+            B6x4 6 4,
+            B6x5 6 5,
+            B6x6 6 6,
+            B6x7 6 7,
+            B6x8 6 8,
+            B6x9 6 9,
+            B7x4 7 4,
+            B7x5 7 5,
+            B7x7 7 7,
+            B7x8 7 8,
+            B8x4 8 4,
+            B8x5 8 5,
+            B8x6 8 6,
+            B8x7 8 7,
+            B9x4 9 4,
+            B9x5 9 5,
+            B9x6 9 6,
+        }
+    };
+}
+
+macro_rules! supported_list {
+    ({} $($v:ident $w:literal $h:literal,)*) => {
+        &[$(BoardSize { width: $w, height: $h },)*]
+    };
+}
 
 /// A board size: width (columns) x height (rows).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,8 +93,8 @@ impl BoardSize {
         height: 6,
     };
 
-    /// The sizes this build can solve.
-    pub const SUPPORTED: &'static [BoardSize] = &[BoardSize::STANDARD];
+    /// The sizes this build can solve, the standard board first.
+    pub const SUPPORTED: &'static [BoardSize] = with_boards!(supported_list! {});
 
     /// Number of cells.
     pub const fn cells(&self) -> u32 {
@@ -180,6 +237,16 @@ pub struct PositionInfo {
     pub rows: Vec<Vec<Option<bool>>>,
 }
 
+/// One line of the test-set format (`<moves> [<score>]`) read on an engine's board: see
+/// [`Engine::parse_case`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseLine {
+    /// The move string as written.
+    pub moves: String,
+    /// The expected score, when the line carries one.
+    pub expected: Option<i32>,
+}
+
 /// A solver of one board size chosen at run time (see the module docs).
 ///
 /// ```
@@ -197,20 +264,41 @@ pub struct Engine {
     book: Option<Book>,
 }
 
-enum Inner {
-    B7x6(Solver<7, 6>),
+macro_rules! inner_enum {
+    ({} $($v:ident $w:literal $h:literal,)*) => {
+        /// The engine's solver, one variant per board size.
+        enum Inner {
+            $($v(Solver<$w, $h>),)*
+        }
+
+        /// Builds the solver of `board`, or `None` for a size this build does not serve.
+        fn build_inner(board: BoardSize, builder: SolverBuilder) -> Option<Result<Inner, BuildError>> {
+            match (board.width, board.height) {
+                $(($w, $h) => Some(builder.build::<$w, $h>().map(Inner::$v)),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+with_boards!(inner_enum! {});
+
+macro_rules! dispatch_arms {
+    ({ $self:expr, $s:ident, $W:ident, $H:ident, $body:expr } $($v:ident $w:literal $h:literal,)*) => {
+        match &$self.inner {
+            $(Inner::$v($s) => {
+                const $W: usize = $w;
+                const $H: usize = $h;
+                $body
+            })*
+        }
+    };
 }
 
 /// Runs `$body` with `$s` bound to the engine's solver and `$W`, `$H` to its size.
 macro_rules! dispatch {
     ($self:expr, $s:ident, $W:ident, $H:ident, $body:expr) => {
-        match &$self.inner {
-            Inner::B7x6($s) => {
-                const $W: usize = 7;
-                const $H: usize = 6;
-                $body
-            }
-        }
+        with_boards!(dispatch_arms! { $self, $s, $W, $H, $body })
     };
 }
 
@@ -225,15 +313,15 @@ impl fmt::Debug for Engine {
 impl Engine {
     /// Builds an engine for `board` with the solver settings of `builder`.
     pub fn new(board: BoardSize, builder: SolverBuilder) -> Result<Engine, Error> {
-        let inner = match (board.width, board.height) {
-            (7, 6) => Inner::B7x6(builder.build()?),
-            _ => {
-                return Err(Error::new(ErrorKind::Board(format!(
-                    "board size {board} is not supported"
-                ))))
-            }
-        };
-        Ok(Engine { inner, book: None })
+        match build_inner(board, builder) {
+            Some(inner) => Ok(Engine {
+                inner: inner?,
+                book: None,
+            }),
+            None => Err(Error::new(ErrorKind::Board(format!(
+                "board size {board} is not supported"
+            )))),
+        }
     }
 
     /// The board size.
@@ -268,6 +356,18 @@ impl Engine {
         })
     }
 
+    /// Reads one line of the test-set format on this board (see
+    /// [`crate::testset::parse_line`]): the move string must be a legal, unfinished game here.
+    pub fn parse_case(&self, line: &str) -> Result<CaseLine, LineError> {
+        dispatch!(self, _s, W, H, {
+            let c = parse_line::<W, H>(line)?;
+            Ok(CaseLine {
+                moves: c.moves,
+                expected: c.expected,
+            })
+        })
+    }
+
     /// The exact score and a best move of the position `moves` (from the book when it
     /// covers the position).
     pub fn solve(&self, moves: &str) -> Result<Solution, Error> {
@@ -287,7 +387,11 @@ impl Engine {
         on_step: &mut (dyn FnMut(Step) + Send),
     ) -> Result<Solution, Error> {
         dispatch!(self, s, W, H, {
-            Ok(s.solve_with(&Position::<W, H>::parse(moves)?, on_step)?)
+            let p = Position::<W, H>::parse(moves)?;
+            if let Some(sol) = self.book.as_ref().and_then(|b| b.solve(&p)) {
+                return Ok(sol);
+            }
+            Ok(s.solve_with(&p, on_step)?)
         })
     }
 
@@ -354,10 +458,26 @@ impl Engine {
         })
     }
 
-    /// A line of perfect play (0-based columns) from `moves`, whose exact score is `score`.
+    /// A line of perfect play (0-based columns) from `moves`, whose exact score is `score`:
+    /// the book's best moves while it covers the line, then the solver's.
     pub fn principal_variation(&self, moves: &str, score: i32) -> Result<Vec<usize>, Error> {
         dispatch!(self, s, W, H, {
-            Ok(s.principal_variation(&Position::<W, H>::parse(moves)?, score)?)
+            let mut p = Position::<W, H>::parse(moves)?;
+            let mut line = self
+                .book
+                .as_ref()
+                .map(|b| b.best_line(&p))
+                .unwrap_or_default();
+            let mut score = score;
+            for &c in &line {
+                if p.is_winning_move(c) {
+                    return Ok(line);
+                }
+                p.play_col(c);
+                score = -score;
+            }
+            line.extend(s.principal_variation(&p, score)?);
+            Ok(line)
         })
     }
 
@@ -457,8 +577,27 @@ mod tests {
     fn board_sizes_parse() {
         assert_eq!("7x6".parse::<BoardSize>().unwrap(), BoardSize::STANDARD);
         assert!(" 7X6 ".parse::<BoardSize>().is_ok());
-        for bad in ["", "7", "x6", "7x", "7x6x", "-7x6", "99x99"] {
+        for bad in ["", "7", "x6", "7x", "7x6x", "-7x6", "99x99", "3x3", "4x14"] {
             assert!(bad.parse::<BoardSize>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn every_supported_size_builds_or_refuses_its_table_clearly() {
+        assert_eq!(BoardSize::SUPPORTED[0], BoardSize::STANDARD);
+        for &b in BoardSize::SUPPORTED {
+            assert_eq!(b.to_string().parse::<BoardSize>().unwrap(), b);
+            match Engine::new(b, SolverBuilder::default().table_mib(1)) {
+                Ok(e) => {
+                    assert_eq!(e.board(), b);
+                    assert_eq!(e.check("1").unwrap().playable.len(), b.width);
+                }
+                // One MiB is too small to identify the keys of the larger boards.
+                Err(e) => {
+                    assert!(matches!(e.kind(), ErrorKind::Build(_)), "{b}: {e}");
+                    assert!(e.to_string().contains("needs at least"), "{b}: {e}");
+                }
+            }
         }
     }
 
@@ -469,6 +608,8 @@ mod tests {
             SolverBuilder::default().table_mib(4).threads(2),
         )
         .unwrap();
+        assert_eq!(e.parse_case("4453 -2").unwrap().expected, Some(-2));
+        assert!(e.parse_case("448 1").is_err());
         let r = e.solve_many(&["4453", "448", "44455554221"], false);
         assert_eq!(r.len(), 3);
         assert_eq!(r[0].as_ref().unwrap().score, e.solve("4453").unwrap().score);

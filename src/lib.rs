@@ -39,6 +39,7 @@
 //! - [`outcome`]: scores in words (who wins, on which move).
 //! - [`position`]: the bitboard, its exact key, mirror and move strings.
 //! - [`service`]: the request handler of `fourfold serve` (JSON lines and HTTP).
+//! - [`published`]: the published whole-board results of other board sizes, to check against.
 //! - `ordering`: move ordering (internal).
 //! - [`table`]: the shared lock-free transposition table and the proof that it never returns
 //!   another position's entry.
@@ -57,6 +58,7 @@ pub mod engine;
 mod ordering;
 pub mod outcome;
 pub mod position;
+pub mod published;
 mod search;
 pub mod service;
 pub mod solver;

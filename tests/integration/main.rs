@@ -1,6 +1,7 @@
 //! fourfold's integration tests: one binary, one module per concern.
 
 mod batch;
+mod boards;
 mod book;
 mod cli;
 mod common;

@@ -1,10 +1,14 @@
 //! `bench`: the test sets or the empty board, timed, with node counts and a thread-scaling
-//! table.
+//! table; `--boards`: whole-board solves of several board sizes, checked against the
+//! published results.
 
-use crate::common::{all_cores, build, default_tt_mb, fmt_time, warn_pin, warn_threads, Common};
+use crate::common::{
+    all_cores, build, default_tt_mb, fmt_time, human, warn_pin, warn_threads, Common,
+};
 use clap::Args;
-use fourfold::testset::{parse_line, Case};
-use fourfold::Solver;
+use fourfold::engine::CaseLine;
+use fourfold::published::{parse_table, BoardResult};
+use fourfold::{BoardSize, Engine};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -34,6 +38,17 @@ pub struct BenchArgs {
     /// and time its wall clock, instead of solving positions one after another.
     #[arg(long, conflicts_with = "fresh")]
     batch: bool,
+    /// Solve the empty board of each size in the list (WxH, comma separated; default
+    /// 6x6,7x5,5x7,8x5,5x8,6x7,7x7) at each thread count, and check the result against the
+    /// published table (tests/data/board_results).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        num_args = 0..=1,
+        value_name = "WxH,...",
+        conflicts_with_all = ["input", "empty", "weak", "fresh", "limit"]
+    )]
+    boards: Option<Vec<String>>,
     #[command(flatten)]
     common: Common,
 }
@@ -47,6 +62,12 @@ const BUNDLED: [(&str, &str); 6] = [
     ("Test_L1_R2", include_str!("../../../tests/data/Test_L1_R2")),
     ("Test_L1_R3", include_str!("../../../tests/data/Test_L1_R3")),
 ];
+
+/// The published whole-board results.
+const PUBLISHED: &str = include_str!("../../../tests/data/board_results");
+
+/// The boards `--boards` solves when given no list.
+const DEFAULT_BOARDS: &str = "6x6,7x5,5x7,8x5,5x8,6x7,7x7";
 
 pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
     let threads = b.threads.clone().unwrap_or_else(|| vec![all_cores()]);
@@ -65,8 +86,21 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
     if b.common.tt_mb == Some(0) {
         return Err("--tt-mb must be at least 1 MiB, not 0".into());
     }
+    if let Some(list) = &b.boards {
+        return bench_boards(&b, list, &threads);
+    }
+    if b.input.is_empty() && !b.empty && b.common.board != BoardSize::STANDARD {
+        return Err(format!(
+            "the bundled test sets are 7x6 positions; for the {} board give --input FILE, \
+             --empty or --boards",
+            b.common.board
+        ));
+    }
+    // The engine of the first thread count; it also reads the sets' lines on its board.
+    let mut first = Some(build(&b.common, None, threads[0], None)?);
+    let parser = first.as_ref().expect("just built");
     // The sets: (name, cases).
-    let mut sets: Vec<(String, Vec<Case>)> = Vec::new();
+    let mut sets: Vec<(String, Vec<CaseLine>)> = Vec::new();
     let mut failed = false;
     let mut load = |name: String, text: &str, limit: Option<usize>| {
         let mut cases = Vec::new();
@@ -77,7 +111,7 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
             if limit.is_some_and(|l| cases.len() >= l) {
                 break;
             }
-            match parse_line(line) {
+            match parser.parse_case(line) {
                 Ok(c) => cases.push(c),
                 Err(e) => {
                     eprintln!("{name}:{}: {e}", i + 1);
@@ -90,7 +124,7 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
     if b.empty {
         sets.push((
             "empty board".into(),
-            vec![parse_line("").expect("empty board")],
+            vec![parser.parse_case("").expect("empty board")],
         ));
     } else if b.input.is_empty() {
         for (name, text) in BUNDLED {
@@ -107,7 +141,7 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
     let tt_mb = b.common.tt_mb.unwrap_or_else(default_tt_mb);
     // A table the machine cannot give is refused before anything is printed (the OS maps
     // the pages lazily, so this costs nothing).
-    drop(build(&b.common, 1, None)?);
+    drop(build(&b.common, None, 1, None)?);
     println!(
         "fourfold bench: table {tt_mb} MiB, {} table per position, {} solve",
         if b.fresh {
@@ -121,7 +155,7 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
         println!("each set solved as one batch (solve_many); times are wall times");
     }
     if threads.len() == 1 {
-        let solver = build(&b.common, threads[0], None)?;
+        let solver = first.take().expect("built above");
         // Touch every page once (in parallel) so that no set pays for the OS zeroing them.
         solver.table().clear();
         let wall = Instant::now();
@@ -156,7 +190,10 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
         );
         let mut base = None;
         for &t in &threads {
-            let solver = build(&b.common, t, None)?;
+            let solver = match first.take() {
+                Some(s) => s,
+                None => build(&b.common, None, t, None)?,
+            };
             solver.table().clear();
             let mut secs = 0.0;
             let mut nodes = 0;
@@ -197,8 +234,8 @@ struct SetStats {
 
 /// Solves every case, returning time, nodes and the number of correct scores.
 fn bench_set(
-    solver: &Solver,
-    cases: &[Case],
+    solver: &Engine,
+    cases: &[CaseLine],
     fresh: bool,
     weak: bool,
     batch: bool,
@@ -216,9 +253,9 @@ fn bench_set(
             solver.table().clear();
         }
         let s = if weak {
-            solver.solve_weak(&c.position)
+            solver.solve_weak(&c.moves)
         } else {
-            solver.solve(&c.position)
+            solver.solve(&c.moves)
         }
         .map_err(|e| format!("{}: {e}", c.moves))?;
         stats.secs += s.elapsed.as_secs_f64();
@@ -233,8 +270,8 @@ fn bench_set(
 }
 
 /// Solves every case in one `solve_many` batch: its wall time, nodes and correct scores.
-fn bench_batch(solver: &Solver, cases: &[Case], weak: bool) -> (SetStats, usize) {
-    let positions: Vec<_> = cases.iter().map(|c| c.position).collect();
+fn bench_batch(solver: &Engine, cases: &[CaseLine], weak: bool) -> (SetStats, usize) {
+    let positions: Vec<&str> = cases.iter().map(|c| c.moves.as_str()).collect();
     let start = Instant::now();
     let results = solver.solve_many(&positions, weak);
     let mut stats = SetStats {
@@ -257,4 +294,64 @@ fn bench_batch(solver: &Solver, cases: &[Case], weak: bool) -> (SetStats, usize)
         }
     }
     (stats, ok)
+}
+
+/// `--boards`: the empty board of each size in `list` at each thread count, with time, nodes
+/// and the result, checked against the published table where it has the board.
+fn bench_boards(b: &BenchArgs, list: &[String], threads: &[usize]) -> Result<ExitCode, String> {
+    let list: Vec<String> = if list.is_empty() {
+        DEFAULT_BOARDS.split(',').map(String::from).collect()
+    } else {
+        list.to_vec()
+    };
+    let boards = list
+        .iter()
+        .map(|s| s.parse::<BoardSize>().map_err(|e| format!("--boards: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let published: Vec<BoardResult> =
+        parse_table(PUBLISHED).map_err(|e| format!("tests/data/board_results: {e}"))?;
+    let tt_mb = b.common.tt_mb.unwrap_or_else(default_tt_mb);
+    println!("fourfold bench --boards: the empty board of each size, table {tt_mb} MiB");
+    println!(
+        "{:<6} {:>7} {:>11} {:>14} {:>9} {:>6}  {:<32} published",
+        "board", "threads", "time", "nodes", "nodes/s", "score", "result"
+    );
+    let mut failed = false;
+    for board in boards {
+        let known = published.iter().find(|p| p.board == board);
+        for &t in threads {
+            let engine = build(&b.common, Some(board), t, None)?;
+            engine.table().clear();
+            let s = engine.solve("").map_err(|e| format!("{board}: {e}"))?;
+            let secs = s.elapsed.as_secs_f64();
+            let outcome = board.outcome(s.score, 0);
+            let result =
+                outcome.map_or(format!("score {} out of range", s.score), |o| o.to_string());
+            let check = match (known, outcome) {
+                (None, _) => "not published".to_string(),
+                (Some(p), Some(o)) if p.agrees(o) => "agrees".to_string(),
+                (Some(p), _) => {
+                    failed = true;
+                    format!("DISAGREES: published {p}")
+                }
+            };
+            println!(
+                "{:<6} {:>7} {:>11} {:>14} {:>9} {:>6}  {:<32} {}",
+                board.to_string(),
+                t,
+                fmt_time(secs),
+                s.nodes,
+                human(s.nodes as f64 / secs.max(1e-9)),
+                s.score,
+                result,
+                check
+            );
+            warn_pin(&engine);
+        }
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }

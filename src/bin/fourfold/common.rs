@@ -1,12 +1,15 @@
-//! Options and helpers every command shares: table size, pinning, search parameters, the
-//! solver they build, and number formatting.
+//! Options and helpers every command shares: board size, table size, pinning, search
+//! parameters, the engine they build, and number formatting.
 
 use clap::Args;
-use fourfold::{Params, Solver, SolverBuilder};
+use fourfold::{BoardSize, Engine, ErrorKind, Params, SolverBuilder};
 use std::time::Duration;
 
 #[derive(Args, Clone)]
 pub struct Common {
+    /// Board size, WIDTHxHEIGHT (for example 8x5).
+    #[arg(long, short = 'b', value_name = "WxH", default_value = "7x6")]
+    pub board: BoardSize,
     /// Table size in MiB (any whole number >= 1). Default: a sixteenth of the machine's
     /// memory, between 64 MiB and 256 MiB (256 MiB when the memory cannot be read); larger
     /// tables measured slower per node and barely smaller in nodes (BENCHMARKS.md).
@@ -77,16 +80,24 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
     Ok(p)
 }
 
-pub fn build(common: &Common, threads: usize, limit: Option<Duration>) -> Result<Solver, String> {
-    let solver = SolverBuilder::default()
+/// The engine of `board` (the `--board` one unless given) with the shared options.
+pub fn build(
+    common: &Common,
+    board: Option<BoardSize>,
+    threads: usize,
+    limit: Option<Duration>,
+) -> Result<Engine, String> {
+    let board = board.unwrap_or(common.board);
+    let builder = SolverBuilder::default()
         .params(parse_params(&common.params)?)
         .table_mib(common.tt_mb.unwrap_or_else(default_tt_mb))
         .threads(threads)
         .pin(common.pin)
-        .time_limit(limit)
-        .build()
-        .map_err(|e| e.to_string())?;
-    Ok(solver)
+        .time_limit(limit);
+    Engine::new(board, builder).map_err(|e| match e.kind() {
+        ErrorKind::Build(_) => format!("{board} board: {e} (set the table size with --tt-mb)"),
+        _ => e.to_string(),
+    })
 }
 
 /// Warns (stderr) when `threads` is above the number of cores: allowed, and the answers
@@ -101,7 +112,7 @@ pub fn warn_threads(threads: usize) {
     }
 }
 
-pub fn warn_pin(solver: &Solver) {
+pub fn warn_pin(solver: &Engine) {
     if solver.pin_failed() {
         eprintln!("fourfold: warning: the OS refused to pin threads to cores; running unpinned");
     }

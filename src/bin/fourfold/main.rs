@@ -1,9 +1,9 @@
 //! The `fourfold` command: parses arguments, calls the library, prints.
 //!
 //! Nothing here searches or decides a score: it reads positions, hands them to
-//! [`fourfold::Solver`], and formats what comes back (text, JSON, progress on stderr).
-//! One module per command: `solve` (solve and analyze), `bench`, `serve` (JSON lines, HTTP),
-//! `book`; `common` holds the options
+//! [`fourfold::Engine`] (on the board of `--board`), and formats what comes back (text, JSON,
+//! progress on stderr). One module per command: `solve` (solve and analyze), `bench`, `serve`
+//! (JSON lines, HTTP), `book`; `common` holds the options
 //! and helpers they share.
 
 pub(crate) mod bench;

@@ -6,10 +6,9 @@
 //! response's JSON with its status, and holds the HTTP worker pool and its bounded queue. It
 //! decides no score and writes no error message of its own for engine errors.
 
-use crate::common::{all_cores, default_tt_mb, parse_params, Common};
+use crate::common::{all_cores, build, Common};
 use clap::Args;
 use fourfold::service::{Failure, FailureKind, Request, Response, Service};
-use fourfold::{BoardSize, Engine, SolverBuilder};
 use serde_json::Value;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
@@ -29,9 +28,6 @@ pub struct ServeArgs {
     /// 127.0.0.1:8080, loopback only; port 0 picks a free port).
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8080")]
     http: Option<String>,
-    /// Board size WIDTHxHEIGHT.
-    #[arg(long, value_name = "WxH", default_value = "7x6")]
-    board: String,
     /// Threads per solve (default: all cores for JSON lines, 1 for HTTP, where requests
     /// run side by side on the workers).
     #[arg(long, short = 't', value_name = "N")]
@@ -51,7 +47,6 @@ pub struct ServeArgs {
 }
 
 pub fn run(a: ServeArgs) -> Result<ExitCode, String> {
-    let board: BoardSize = a.board.parse().map_err(|e| format!("--board: {e}"))?;
     let limit = match a.request_timeout {
         Some(s) if !(s > 0.0 && s.is_finite()) => {
             return Err(format!(
@@ -64,13 +59,7 @@ pub fn run(a: ServeArgs) -> Result<ExitCode, String> {
     let threads = a
         .threads
         .unwrap_or(if a.http.is_some() { 1 } else { all_cores() });
-    let builder = SolverBuilder::default()
-        .params(parse_params(&a.common.params)?)
-        .table_mib(a.common.tt_mb.unwrap_or_else(default_tt_mb))
-        .threads(threads)
-        .pin(a.common.pin)
-        .time_limit(limit);
-    let engine = Engine::new(board, builder).map_err(|e| e.to_string())?;
+    let engine = build(&a.common, None, threads, limit)?;
     let service = Service::new(engine);
     match &a.http {
         None => lines(&service),

@@ -7,17 +7,16 @@
 
 use crate::common::{all_cores, build, human, warn_pin, warn_threads, Common};
 use clap::Args;
+use fourfold::engine::CaseLine;
 use fourfold::outcome::describe;
-use fourfold::testset::{cases, parse_line, Case, LineError};
-use fourfold::{Analysis, Interrupted, Position, Solution, Step};
+use fourfold::testset::{lines, LineError};
+use fourfold::{Analysis, Engine, ErrorKind, Interrupted, Solution, Step};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-const CELLS: i32 = 42;
 
 #[derive(Args, Clone)]
 pub struct SolveArgs {
@@ -58,17 +57,18 @@ pub struct SolveArgs {
 /// Where a position came from, for error messages.
 pub struct Item {
     label: String,
-    pub line: Result<Case, LineError>,
+    pub line: Result<CaseLine, LineError>,
 }
 
-/// The positions of the arguments, then of `--input`, read as bytes line by line: a bad line
-/// (not UTF-8, too long, not a position) is an item of its own, reported in its turn.
-fn read_items(a: &SolveArgs) -> Result<Vec<Item>, String> {
+/// The positions of the arguments, then of `--input`, read as bytes line by line on the
+/// engine's board: a bad line (not UTF-8, too long, not a position) is an item of its own,
+/// reported in its turn.
+fn read_items(a: &SolveArgs, engine: &Engine) -> Result<Vec<Item>, String> {
     let mut items = Vec::new();
     for (i, p) in a.positions.iter().enumerate() {
         items.push(Item {
             label: format!("argument {}", i + 1),
-            line: parse_line(p),
+            line: engine.parse_case(p),
         });
     }
     if let Some(path) = &a.input {
@@ -78,7 +78,12 @@ fn read_items(a: &SolveArgs) -> Result<Vec<Item>, String> {
             let f = std::fs::File::open(path).map_err(|e| format!("cannot open {path}: {e}"))?;
             Box::new(io::BufReader::new(f))
         };
-        for (n, line) in cases::<7, 6, _>(reader) {
+        for (n, line) in lines(reader) {
+            let line = match line {
+                Ok(l) if l.trim().is_empty() => continue,
+                Ok(l) => engine.parse_case(&l),
+                Err(e) => Err(e),
+            };
             items.push(Item {
                 label: format!("{path}:{n}"),
                 line,
@@ -108,12 +113,13 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     if a.positions.is_empty() && a.input.is_none() && !a.analyze {
         return main_job(&a, threads, limit);
     }
-    // The solver first: a table or thread count the machine cannot give is refused before
+    // The engine first: a table or thread count the machine cannot give is refused before
     // any input is read.
-    let book = crate::book::open(&a.book, fourfold::BoardSize::STANDARD)?;
-    let solver = build(&a.common, threads, limit)?;
+    let mut solver = build(&a.common, None, threads, limit)?;
+    let book = crate::book::open(&a.book, solver.board())?;
+    solver.set_book(book).map_err(|e| e.to_string())?;
     warn_threads(threads);
-    let items = read_items(&a)?;
+    let items = read_items(&a, &solver)?;
     let stop = solver.stop_flag();
     let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
     let _ = ctrlc::set_handler(move || {
@@ -135,20 +141,14 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
         if stopped || interrupted.load(Ordering::SeqCst) {
             break;
         }
-        let booked = crate::book::answers(book.as_ref(), group, a.weak);
-        let good: Vec<&Case> = group
-            .iter()
-            .zip(&booked)
-            .filter(|(_, b)| b.is_none())
-            .filter_map(|(i, _)| i.line.as_ref().ok())
-            .collect();
+        let good: Vec<&CaseLine> = group.iter().filter_map(|i| i.line.as_ref().ok()).collect();
         let mut results = if split {
-            let ps: Vec<Position> = good.iter().map(|c| c.position).collect();
+            let ps: Vec<&str> = good.iter().map(|c| c.moves.as_str()).collect();
             solver.solve_many(&ps, a.weak).into_iter()
         } else {
             Vec::new().into_iter()
         };
-        for (item, booked) in group.iter().zip(booked) {
+        for item in group {
             let case = match &item.line {
                 Ok(c) => c,
                 Err(e) => {
@@ -158,15 +158,14 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                 }
             };
             let outcome = if a.analyze {
-                let from_book = book.as_ref().and_then(|b| b.analyze(&case.position));
-                from_book
-                    .map_or_else(|| solver.analyze(&case.position), Ok)
+                solver
+                    .analyze(&case.moves)
                     .map(|an| print_analysis(&mut out, &a, case, &an))
             } else {
-                let r = match booked.map(Ok).or_else(|| results.next()) {
+                let r = match results.next() {
                     Some(r) => r,
-                    None if a.weak => solver.solve_weak(&case.position),
-                    None => solver.solve(&case.position),
+                    None if a.weak => solver.solve_weak(&case.moves),
+                    None => solver.solve(&case.moves),
                 };
                 r.map(|s| {
                     let written = print_solution(&mut out, &a, case, &s);
@@ -192,8 +191,13 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
                     break;
                 }
                 Err(e) => {
+                    let ErrorKind::Interrupted(i) = e.kind() else {
+                        eprintln!("{}: {e}", item.label);
+                        failed = true;
+                        continue;
+                    };
                     let by_user = interrupted.load(Ordering::SeqCst);
-                    report_interrupt(&case.moves, &e, by_user);
+                    report_interrupt(&case.moves, i, by_user);
                     timed_out |= !by_user;
                     if by_user {
                         stopped = true;
@@ -249,7 +253,7 @@ fn col_str(c: Option<usize>) -> String {
 fn print_solution(
     out: &mut impl Write,
     a: &SolveArgs,
-    case: &Case,
+    case: &CaseLine,
     s: &Solution,
 ) -> io::Result<()> {
     let micros = s.elapsed.as_micros();
@@ -275,7 +279,7 @@ fn print_solution(
 fn print_analysis(
     out: &mut impl Write,
     a: &SolveArgs,
-    case: &Case,
+    case: &CaseLine,
     an: &Analysis,
 ) -> io::Result<()> {
     let micros = an.elapsed.as_micros();
@@ -304,15 +308,16 @@ fn print_analysis(
 
 /// The whole-board solve: progress on stderr, the result, the principal variation.
 fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<ExitCode, String> {
+    let mut solver = build(&a.common, None, threads, limit)?;
     // The main job searches unless a book is asked for by name.
-    let book = if a.book.given() {
-        crate::book::open(&a.book, fourfold::BoardSize::STANDARD)?
-    } else {
-        None
-    };
-    let solver = build(&a.common, threads, limit)?;
+    if a.book.given() {
+        let book = crate::book::open(&a.book, solver.board())?;
+        solver.set_book(book).map_err(|e| e.to_string())?;
+    }
     warn_threads(threads);
-    let pos = Position::new();
+    let board = solver.board();
+    let cells = board.cells() as i32;
+    let pos = "";
     let stop = solver.stop_flag();
     let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
     let _ = ctrlc::set_handler(move || {
@@ -320,7 +325,7 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
         stop.raise();
     });
     let tty = io::stderr().is_terminal() && !a.quiet;
-    let window = Mutex::new((-(CELLS / 2), CELLS / 2));
+    let window = Mutex::new((-(cells / 2), cells / 2));
     let finished = AtomicBool::new(false);
     let bar = tty.then(|| {
         let b = ProgressBar::new_spinner();
@@ -343,9 +348,7 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     };
     if !a.quiet {
         eprintln!(
-            "solving the empty {}x{} board on {threads} thread(s), table {} MiB",
-            7,
-            6,
+            "solving the empty {board} board on {threads} thread(s), table {} MiB",
             solver.table().bytes() >> 20
         );
     }
@@ -369,19 +372,10 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
                 );
             }
         };
-        let from_book = book.as_ref().and_then(|b| {
-            if a.weak {
-                b.solve_weak(&pos)
-            } else {
-                b.solve(&pos)
-            }
-        });
-        let r = if let Some(s) = from_book {
-            Ok(s)
-        } else if a.weak {
-            solver.solve_weak(&pos)
+        let r = if a.weak {
+            solver.solve_weak(pos)
         } else {
-            solver.solve_with(&pos, &mut on_step)
+            solver.solve_with(pos, &mut on_step)
         };
         finished.store(true, Ordering::Relaxed);
         r
@@ -393,7 +387,10 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     let s = match result {
         Ok(s) => s,
         Err(e) => {
-            report_interrupt("empty board", &e, interrupted.load(Ordering::SeqCst));
+            let ErrorKind::Interrupted(i) = e.kind() else {
+                return Err(e.to_string());
+            };
+            report_interrupt("empty board", i, interrupted.load(Ordering::SeqCst));
             return Ok(ExitCode::from(if interrupted.load(Ordering::SeqCst) {
                 130
             } else {
@@ -404,12 +401,18 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     let pv = if a.weak {
         None
     } else {
-        crate::book::principal_variation(book.as_ref(), &solver, &pos, s.score)
+        solver.principal_variation(pos, s.score).ok()
     };
     let pv_str = pv
         .as_ref()
         .map(|l| l.iter().map(|c| (c + 1).to_string()).collect::<String>());
     let secs = s.elapsed.as_secs_f64();
+    // Who wins and on which move, as the published tables say it (exact solves only).
+    let result = if a.weak {
+        None
+    } else {
+        board.outcome(s.score, 0)
+    };
     let mut out = io::stdout().lock();
     let print = || -> io::Result<()> {
         if a.json {
@@ -423,6 +426,8 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
                 "micros": s.elapsed.as_micros(),
                 "threads": threads,
                 "source": s.source.as_str(),
+                "board": board.to_string(),
+                "result": result.map(|r| r.to_string()),
             });
             writeln!(out, "{v}")?;
         } else if a.stats {
@@ -433,9 +438,12 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
                     [(s.score + 1) as usize]
                     .to_string()
             } else {
-                describe(s.score, 0, CELLS as u32)
+                describe(s.score, 0, cells as u32)
             };
             writeln!(out, "score: {} ({meaning})", s.score)?;
+            if let Some(r) = result {
+                writeln!(out, "result on {board}: {r}")?;
+            }
             writeln!(out, "best move: {}", col_str(s.best_move))?;
             if let Some(pv) = pv_str {
                 writeln!(out, "perfect play: {pv}")?;
