@@ -37,6 +37,7 @@
 //!   strings: the entry point of every front end.
 //! - [`outcome`]: scores in words (who wins, on which move).
 //! - [`position`]: the bitboard, its exact key, mirror and move strings.
+//! - [`bitboard`]: the words (`u64`, `u128`) positions are generic over.
 //! - `ordering`: move ordering (internal).
 //! - [`table`]: the shared lock-free transposition table and the proof that it never returns
 //!   another position's entry.
@@ -50,6 +51,7 @@
 //! the number of threads; node counts do.
 #![deny(missing_docs)]
 
+pub mod bitboard;
 pub mod engine;
 mod ordering;
 pub mod outcome;
@@ -60,6 +62,7 @@ mod sync;
 pub mod table;
 pub mod testset;
 
+pub use bitboard::Bitboard;
 pub use engine::{BoardSize, Engine, Error, ErrorKind, PositionInfo};
 pub use outcome::{Outcome, Player};
 pub use position::{ParseError, ParseErrorKind, Position};

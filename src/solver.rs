@@ -20,6 +20,7 @@
 //! Batches: [`Solver::solve_many`] instead spreads positions over the threads, one thread
 //! each, which is the better use of threads for many short solves.
 
+use crate::bitboard::Bitboard;
 use crate::position::{key_bits, Position};
 use crate::search::{Params, Searcher, Shared, Window};
 use crate::sync::AtomicU64;
@@ -184,8 +185,11 @@ impl SolverBuilder {
         self
     }
 
-    /// Builds the solver for `W` x `H` boards, allocating its table.
-    pub fn build<const W: usize, const H: usize>(self) -> Result<Solver<W, H>, BuildError> {
+    /// Builds the solver for `W` x `H` boards on bitboards of type `B` (`u64`, or `u128` for
+    /// boards of more than 64 key bits), allocating its table.
+    pub fn build<const W: usize, const H: usize, B: Bitboard>(
+        self,
+    ) -> Result<Solver<W, H, B>, BuildError> {
         if self.threads == 0 {
             return Err(BuildError {
                 msg: "the number of threads must be at least 1, not 0".into(),
@@ -203,11 +207,13 @@ impl SolverBuilder {
             live: (0..self.threads)
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
+            _word: std::marker::PhantomData,
         })
     }
 }
 
-/// A Connect-4 solver for `W` x `H` boards (7 x 6 by default) with its own table.
+/// A Connect-4 solver for `W` x `H` boards (7 x 6 by default) on bitboards of type `B`
+/// (`u64` by default; `u128` for boards of more than 64 key bits) with its own table.
 ///
 /// Reuse one solver for many positions: each solve starts a new table generation instead of
 /// clearing, and what earlier solves proved keeps helping.
@@ -221,7 +227,7 @@ impl SolverBuilder {
 /// assert_eq!(s.score, -1);
 /// assert_eq!(solver.solve_weak(&p).unwrap().score, -1);
 /// ```
-pub struct Solver<const W: usize = 7, const H: usize = 6> {
+pub struct Solver<const W: usize = 7, const H: usize = 6, B: Bitboard = u64> {
     table: Table,
     threads: usize,
     pin: bool,
@@ -230,9 +236,10 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     params: Params,
     stop: Arc<StopFlag>,
     live: Vec<CachePadded<AtomicU64>>,
+    _word: std::marker::PhantomData<fn() -> B>,
 }
 
-impl<const W: usize, const H: usize> fmt::Debug for Solver<W, H> {
+impl<const W: usize, const H: usize, B: Bitboard> fmt::Debug for Solver<W, H, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Solver")
             .field("table", &self.table)
@@ -255,7 +262,7 @@ impl Solver<7, 6> {
     }
 }
 
-impl<const W: usize, const H: usize> Solver<W, H> {
+impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
     /// The shared table.
     pub fn table(&self) -> &Table {
         &self.table
@@ -287,7 +294,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// The exact score of `pos` and a best move.
-    pub fn solve(&self, pos: &Position<W, H>) -> Result<Solution, Interrupted> {
+    pub fn solve(&self, pos: &Position<W, H, B>) -> Result<Solution, Interrupted> {
         self.solve_with(pos, &mut |_| {})
     }
 
@@ -295,14 +302,14 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// thread (from that thread), with the bounds proven so far.
     pub fn solve_with(
         &self,
-        pos: &Position<W, H>,
+        pos: &Position<W, H, B>,
         on_step: &mut (dyn FnMut(Step) + Send),
     ) -> Result<Solution, Interrupted> {
         self.run(pos, Mode::Exact, on_step, self.threads, true)
     }
 
     /// Win (1), draw (0) or loss (-1) for the player to move, and a move that achieves it.
-    pub fn solve_weak(&self, pos: &Position<W, H>) -> Result<Solution, Interrupted> {
+    pub fn solve_weak(&self, pos: &Position<W, H, B>) -> Result<Solution, Interrupted> {
         self.run(pos, Mode::Weak, &mut |_| {}, self.threads, true)
     }
 
@@ -312,7 +319,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// (BENCHMARKS.md has the measurement). `weak` asks for win/draw/loss only.
     pub fn solve_many(
         &self,
-        positions: &[Position<W, H>],
+        positions: &[Position<W, H, B>],
         weak: bool,
     ) -> Vec<Result<Solution, Interrupted>> {
         use rayon::prelude::*;
@@ -334,7 +341,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// The score of every column: what the player to move gets by playing there.
-    pub fn analyze(&self, pos: &Position<W, H>) -> Result<Analysis, Interrupted> {
+    pub fn analyze(&self, pos: &Position<W, H, B>) -> Result<Analysis, Interrupted> {
         let start = Instant::now();
         let mut scores = vec![None; W];
         let mut nodes = 0;
@@ -343,7 +350,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 continue;
             }
             if pos.is_winning_move(col) {
-                *slot = Some(Searcher::<W, H>::win_now(pos.moves()));
+                *slot = Some(Searcher::<W, H, B>::win_now(pos.moves()));
                 continue;
             }
             let mut child = *pos;
@@ -370,7 +377,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// where it has the move, and re-verified by search.
     pub fn principal_variation(
         &self,
-        pos: &Position<W, H>,
+        pos: &Position<W, H, B>,
         score: i32,
     ) -> Result<Vec<usize>, Interrupted> {
         self.stop_aware(|searcher| {
@@ -397,7 +404,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Runs `f` on a single searcher of this solver's table.
     fn stop_aware<T>(
         &self,
-        f: impl FnOnce(&mut Searcher<'_, W, H>) -> Option<T>,
+        f: impl FnOnce(&mut Searcher<'_, W, H, B>) -> Option<T>,
     ) -> Result<T, Interrupted> {
         let start = Instant::now();
         let done = StopFlag::new();
@@ -431,7 +438,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// live counters (batches running concurrent solves do that once for all).
     fn run(
         &self,
-        pos: &Position<W, H>,
+        pos: &Position<W, H, B>,
         mode: Mode,
         on_step: &mut (dyn FnMut(Step) + Send),
         threads: usize,
@@ -449,7 +456,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let busy = marks.as_ref();
         // What the first finisher leaves: its score and best move.
         let answer: Mutex<Option<(i32, Option<usize>)>> = Mutex::new(None);
-        let best_window = Mutex::new(Searcher::<W, H>::initial_window(pos));
+        let best_window = Mutex::new(Searcher::<W, H, B>::initial_window(pos));
         let on_step = Mutex::new(on_step);
         let nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         // Concurrent single-thread solves of a batch publish on the rayon worker's slot.
@@ -478,7 +485,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 self.pin_failed
                     .store(true, std::sync::atomic::Ordering::Relaxed);
             }
-            let mut searcher = Searcher::<W, H>::new(
+            let mut searcher = Searcher::<W, H, B>::new(
                 self.shared(&done, slot(thread), start, busy),
                 self.params,
                 thread,
@@ -559,15 +566,19 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// (the exact-score search for it); for a loss, any move that does not lose at once.
     fn weak_move(
         &self,
-        s: &mut Searcher<'_, W, H>,
-        pos: &Position<W, H>,
+        s: &mut Searcher<'_, W, H, B>,
+        pos: &Position<W, H, B>,
         score: i32,
     ) -> Option<usize> {
         if score >= 0 || pos.is_full() || pos.can_win_next() {
             return s.best_move(pos, score);
         }
         let next = pos.non_losing_moves();
-        let any = if next == 0 { pos.possible() } else { next };
-        Some(Position::<W, H>::column_of(any & any.wrapping_neg()))
+        let any = if next == B::ZERO {
+            pos.possible()
+        } else {
+            next
+        };
+        Some(Position::<W, H, B>::column_of(any & any.wrapping_neg()))
     }
 }
