@@ -36,7 +36,190 @@ impl BoardSize {
     };
 
     /// The sizes this build can solve.
-    pub const SUPPORTED: &'static [BoardSize] = &[BoardSize::STANDARD];
+    pub const SUPPORTED: &'static [BoardSize] = &[
+        BoardSize::STANDARD,
+        // Boards of more than 64 key bits (u128 bitboards) or more than 9 columns.
+        BoardSize {
+            width: 5,
+            height: 12,
+        },
+        BoardSize {
+            width: 5,
+            height: 13,
+        },
+        BoardSize {
+            width: 6,
+            height: 10,
+        },
+        BoardSize {
+            width: 6,
+            height: 11,
+        },
+        BoardSize {
+            width: 6,
+            height: 12,
+        },
+        BoardSize {
+            width: 6,
+            height: 13,
+        },
+        BoardSize {
+            width: 7,
+            height: 9,
+        },
+        BoardSize {
+            width: 7,
+            height: 10,
+        },
+        BoardSize {
+            width: 7,
+            height: 11,
+        },
+        BoardSize {
+            width: 7,
+            height: 12,
+        },
+        BoardSize {
+            width: 7,
+            height: 13,
+        },
+        BoardSize {
+            width: 8,
+            height: 8,
+        },
+        BoardSize {
+            width: 8,
+            height: 9,
+        },
+        BoardSize {
+            width: 8,
+            height: 10,
+        },
+        BoardSize {
+            width: 8,
+            height: 11,
+        },
+        BoardSize {
+            width: 8,
+            height: 12,
+        },
+        BoardSize {
+            width: 8,
+            height: 13,
+        },
+        BoardSize {
+            width: 9,
+            height: 7,
+        },
+        BoardSize {
+            width: 9,
+            height: 8,
+        },
+        BoardSize {
+            width: 9,
+            height: 9,
+        },
+        BoardSize {
+            width: 9,
+            height: 10,
+        },
+        BoardSize {
+            width: 9,
+            height: 11,
+        },
+        BoardSize {
+            width: 9,
+            height: 12,
+        },
+        BoardSize {
+            width: 9,
+            height: 13,
+        },
+        BoardSize {
+            width: 10,
+            height: 4,
+        },
+        BoardSize {
+            width: 10,
+            height: 5,
+        },
+        BoardSize {
+            width: 10,
+            height: 6,
+        },
+        BoardSize {
+            width: 10,
+            height: 7,
+        },
+        BoardSize {
+            width: 10,
+            height: 8,
+        },
+        BoardSize {
+            width: 10,
+            height: 9,
+        },
+        BoardSize {
+            width: 10,
+            height: 10,
+        },
+        BoardSize {
+            width: 10,
+            height: 11,
+        },
+        BoardSize {
+            width: 11,
+            height: 4,
+        },
+        BoardSize {
+            width: 11,
+            height: 5,
+        },
+        BoardSize {
+            width: 11,
+            height: 6,
+        },
+        BoardSize {
+            width: 11,
+            height: 7,
+        },
+        BoardSize {
+            width: 11,
+            height: 8,
+        },
+        BoardSize {
+            width: 11,
+            height: 9,
+        },
+        BoardSize {
+            width: 11,
+            height: 10,
+        },
+        BoardSize {
+            width: 12,
+            height: 4,
+        },
+        BoardSize {
+            width: 12,
+            height: 5,
+        },
+        BoardSize {
+            width: 12,
+            height: 6,
+        },
+        BoardSize {
+            width: 12,
+            height: 7,
+        },
+        BoardSize {
+            width: 12,
+            height: 8,
+        },
+        BoardSize {
+            width: 12,
+            height: 9,
+        },
+    ];
 
     /// Number of cells.
     pub const fn cells(&self) -> u32 {
@@ -46,6 +229,32 @@ impl BoardSize {
     /// True when this build can solve boards of this size.
     pub fn is_supported(&self) -> bool {
         Self::SUPPORTED.contains(self)
+    }
+
+    /// Why this build cannot solve boards of this size (`None` when it can): a width
+    /// outside 4..=12, a height outside 4..=13, a position of more than 128 bits (`width x
+    /// (height + 1)`, the widest bitboard), or a size missing from [`BoardSize::SUPPORTED`].
+    pub fn unsupported_reason(&self) -> Option<String> {
+        let b = self;
+        let bits = self.width * (self.height + 1);
+        if self.is_supported() {
+            None
+        } else if !(4..=12).contains(&self.width) {
+            Some(format!("board size {b}: the width must be 4 to 12 columns"))
+        } else if !(4..=13).contains(&self.height) {
+            Some(format!("board size {b}: the height must be 4 to 13 rows"))
+        } else if bits > 128 {
+            Some(format!(
+                "board size {b} needs {bits}-bit positions (width x (height + 1)); \
+                 at most 128 bits are supported"
+            ))
+        } else {
+            let list: Vec<String> = Self::SUPPORTED.iter().map(|b| b.to_string()).collect();
+            Some(format!(
+                "board size {b} is not supported; supported sizes: {}",
+                list.join(", ")
+            ))
+        }
     }
 
     /// What an exact score of a position with `moves` stones means on this board.
@@ -82,12 +291,8 @@ impl FromStr for BoardSize {
             h.parse::<usize>().map_err(|_| bad())?,
         );
         let b = BoardSize { width, height };
-        if !b.is_supported() {
-            let list: Vec<String> = Self::SUPPORTED.iter().map(|b| b.to_string()).collect();
-            return Err(Error::new(ErrorKind::Board(format!(
-                "board size {b} is not supported; supported sizes: {}",
-                list.join(", ")
-            ))));
+        if let Some(why) = b.unsupported_reason() {
+            return Err(Error::new(ErrorKind::Board(why)));
         }
         Ok(b)
     }
@@ -188,6 +393,52 @@ pub struct Engine {
 
 enum Inner {
     B7x6(Solver<7, 6>),
+    // Boards of more than 64 key bits (u128 bitboards) or more than 9 columns.
+    B5x12(Solver<5, 12, u128>),
+    B5x13(Solver<5, 13, u128>),
+    B6x10(Solver<6, 10, u128>),
+    B6x11(Solver<6, 11, u128>),
+    B6x12(Solver<6, 12, u128>),
+    B6x13(Solver<6, 13, u128>),
+    B7x9(Solver<7, 9, u128>),
+    B7x10(Solver<7, 10, u128>),
+    B7x11(Solver<7, 11, u128>),
+    B7x12(Solver<7, 12, u128>),
+    B7x13(Solver<7, 13, u128>),
+    B8x8(Solver<8, 8, u128>),
+    B8x9(Solver<8, 9, u128>),
+    B8x10(Solver<8, 10, u128>),
+    B8x11(Solver<8, 11, u128>),
+    B8x12(Solver<8, 12, u128>),
+    B8x13(Solver<8, 13, u128>),
+    B9x7(Solver<9, 7, u128>),
+    B9x8(Solver<9, 8, u128>),
+    B9x9(Solver<9, 9, u128>),
+    B9x10(Solver<9, 10, u128>),
+    B9x11(Solver<9, 11, u128>),
+    B9x12(Solver<9, 12, u128>),
+    B9x13(Solver<9, 13, u128>),
+    B10x4(Solver<10, 4, u64>),
+    B10x5(Solver<10, 5, u64>),
+    B10x6(Solver<10, 6, u128>),
+    B10x7(Solver<10, 7, u128>),
+    B10x8(Solver<10, 8, u128>),
+    B10x9(Solver<10, 9, u128>),
+    B10x10(Solver<10, 10, u128>),
+    B10x11(Solver<10, 11, u128>),
+    B11x4(Solver<11, 4, u64>),
+    B11x5(Solver<11, 5, u128>),
+    B11x6(Solver<11, 6, u128>),
+    B11x7(Solver<11, 7, u128>),
+    B11x8(Solver<11, 8, u128>),
+    B11x9(Solver<11, 9, u128>),
+    B11x10(Solver<11, 10, u128>),
+    B12x4(Solver<12, 4, u64>),
+    B12x5(Solver<12, 5, u128>),
+    B12x6(Solver<12, 6, u128>),
+    B12x7(Solver<12, 7, u128>),
+    B12x8(Solver<12, 8, u128>),
+    B12x9(Solver<12, 9, u128>),
 }
 
 /// Runs `$body` with `$s` bound to the engine's solver and `$W`, `$H` to its size.
@@ -197,6 +448,232 @@ macro_rules! dispatch {
             Inner::B7x6($s) => {
                 const $W: usize = 7;
                 const $H: usize = 6;
+                $body
+            }
+            // Boards of more than 64 key bits (u128 bitboards) or more than 9 columns.
+            Inner::B5x12($s) => {
+                const $W: usize = 5;
+                const $H: usize = 12;
+                $body
+            }
+            Inner::B5x13($s) => {
+                const $W: usize = 5;
+                const $H: usize = 13;
+                $body
+            }
+            Inner::B6x10($s) => {
+                const $W: usize = 6;
+                const $H: usize = 10;
+                $body
+            }
+            Inner::B6x11($s) => {
+                const $W: usize = 6;
+                const $H: usize = 11;
+                $body
+            }
+            Inner::B6x12($s) => {
+                const $W: usize = 6;
+                const $H: usize = 12;
+                $body
+            }
+            Inner::B6x13($s) => {
+                const $W: usize = 6;
+                const $H: usize = 13;
+                $body
+            }
+            Inner::B7x9($s) => {
+                const $W: usize = 7;
+                const $H: usize = 9;
+                $body
+            }
+            Inner::B7x10($s) => {
+                const $W: usize = 7;
+                const $H: usize = 10;
+                $body
+            }
+            Inner::B7x11($s) => {
+                const $W: usize = 7;
+                const $H: usize = 11;
+                $body
+            }
+            Inner::B7x12($s) => {
+                const $W: usize = 7;
+                const $H: usize = 12;
+                $body
+            }
+            Inner::B7x13($s) => {
+                const $W: usize = 7;
+                const $H: usize = 13;
+                $body
+            }
+            Inner::B8x8($s) => {
+                const $W: usize = 8;
+                const $H: usize = 8;
+                $body
+            }
+            Inner::B8x9($s) => {
+                const $W: usize = 8;
+                const $H: usize = 9;
+                $body
+            }
+            Inner::B8x10($s) => {
+                const $W: usize = 8;
+                const $H: usize = 10;
+                $body
+            }
+            Inner::B8x11($s) => {
+                const $W: usize = 8;
+                const $H: usize = 11;
+                $body
+            }
+            Inner::B8x12($s) => {
+                const $W: usize = 8;
+                const $H: usize = 12;
+                $body
+            }
+            Inner::B8x13($s) => {
+                const $W: usize = 8;
+                const $H: usize = 13;
+                $body
+            }
+            Inner::B9x7($s) => {
+                const $W: usize = 9;
+                const $H: usize = 7;
+                $body
+            }
+            Inner::B9x8($s) => {
+                const $W: usize = 9;
+                const $H: usize = 8;
+                $body
+            }
+            Inner::B9x9($s) => {
+                const $W: usize = 9;
+                const $H: usize = 9;
+                $body
+            }
+            Inner::B9x10($s) => {
+                const $W: usize = 9;
+                const $H: usize = 10;
+                $body
+            }
+            Inner::B9x11($s) => {
+                const $W: usize = 9;
+                const $H: usize = 11;
+                $body
+            }
+            Inner::B9x12($s) => {
+                const $W: usize = 9;
+                const $H: usize = 12;
+                $body
+            }
+            Inner::B9x13($s) => {
+                const $W: usize = 9;
+                const $H: usize = 13;
+                $body
+            }
+            Inner::B10x4($s) => {
+                const $W: usize = 10;
+                const $H: usize = 4;
+                $body
+            }
+            Inner::B10x5($s) => {
+                const $W: usize = 10;
+                const $H: usize = 5;
+                $body
+            }
+            Inner::B10x6($s) => {
+                const $W: usize = 10;
+                const $H: usize = 6;
+                $body
+            }
+            Inner::B10x7($s) => {
+                const $W: usize = 10;
+                const $H: usize = 7;
+                $body
+            }
+            Inner::B10x8($s) => {
+                const $W: usize = 10;
+                const $H: usize = 8;
+                $body
+            }
+            Inner::B10x9($s) => {
+                const $W: usize = 10;
+                const $H: usize = 9;
+                $body
+            }
+            Inner::B10x10($s) => {
+                const $W: usize = 10;
+                const $H: usize = 10;
+                $body
+            }
+            Inner::B10x11($s) => {
+                const $W: usize = 10;
+                const $H: usize = 11;
+                $body
+            }
+            Inner::B11x4($s) => {
+                const $W: usize = 11;
+                const $H: usize = 4;
+                $body
+            }
+            Inner::B11x5($s) => {
+                const $W: usize = 11;
+                const $H: usize = 5;
+                $body
+            }
+            Inner::B11x6($s) => {
+                const $W: usize = 11;
+                const $H: usize = 6;
+                $body
+            }
+            Inner::B11x7($s) => {
+                const $W: usize = 11;
+                const $H: usize = 7;
+                $body
+            }
+            Inner::B11x8($s) => {
+                const $W: usize = 11;
+                const $H: usize = 8;
+                $body
+            }
+            Inner::B11x9($s) => {
+                const $W: usize = 11;
+                const $H: usize = 9;
+                $body
+            }
+            Inner::B11x10($s) => {
+                const $W: usize = 11;
+                const $H: usize = 10;
+                $body
+            }
+            Inner::B12x4($s) => {
+                const $W: usize = 12;
+                const $H: usize = 4;
+                $body
+            }
+            Inner::B12x5($s) => {
+                const $W: usize = 12;
+                const $H: usize = 5;
+                $body
+            }
+            Inner::B12x6($s) => {
+                const $W: usize = 12;
+                const $H: usize = 6;
+                $body
+            }
+            Inner::B12x7($s) => {
+                const $W: usize = 12;
+                const $H: usize = 7;
+                $body
+            }
+            Inner::B12x8($s) => {
+                const $W: usize = 12;
+                const $H: usize = 8;
+                $body
+            }
+            Inner::B12x9($s) => {
+                const $W: usize = 12;
+                const $H: usize = 9;
                 $body
             }
         }
@@ -216,10 +693,58 @@ impl Engine {
     pub fn new(board: BoardSize, builder: SolverBuilder) -> Result<Engine, Error> {
         let inner = match (board.width, board.height) {
             (7, 6) => Inner::B7x6(builder.build()?),
+            // Boards of more than 64 key bits (u128 bitboards) or more than 9 columns.
+            (5, 12) => Inner::B5x12(builder.build()?),
+            (5, 13) => Inner::B5x13(builder.build()?),
+            (6, 10) => Inner::B6x10(builder.build()?),
+            (6, 11) => Inner::B6x11(builder.build()?),
+            (6, 12) => Inner::B6x12(builder.build()?),
+            (6, 13) => Inner::B6x13(builder.build()?),
+            (7, 9) => Inner::B7x9(builder.build()?),
+            (7, 10) => Inner::B7x10(builder.build()?),
+            (7, 11) => Inner::B7x11(builder.build()?),
+            (7, 12) => Inner::B7x12(builder.build()?),
+            (7, 13) => Inner::B7x13(builder.build()?),
+            (8, 8) => Inner::B8x8(builder.build()?),
+            (8, 9) => Inner::B8x9(builder.build()?),
+            (8, 10) => Inner::B8x10(builder.build()?),
+            (8, 11) => Inner::B8x11(builder.build()?),
+            (8, 12) => Inner::B8x12(builder.build()?),
+            (8, 13) => Inner::B8x13(builder.build()?),
+            (9, 7) => Inner::B9x7(builder.build()?),
+            (9, 8) => Inner::B9x8(builder.build()?),
+            (9, 9) => Inner::B9x9(builder.build()?),
+            (9, 10) => Inner::B9x10(builder.build()?),
+            (9, 11) => Inner::B9x11(builder.build()?),
+            (9, 12) => Inner::B9x12(builder.build()?),
+            (9, 13) => Inner::B9x13(builder.build()?),
+            (10, 4) => Inner::B10x4(builder.build()?),
+            (10, 5) => Inner::B10x5(builder.build()?),
+            (10, 6) => Inner::B10x6(builder.build()?),
+            (10, 7) => Inner::B10x7(builder.build()?),
+            (10, 8) => Inner::B10x8(builder.build()?),
+            (10, 9) => Inner::B10x9(builder.build()?),
+            (10, 10) => Inner::B10x10(builder.build()?),
+            (10, 11) => Inner::B10x11(builder.build()?),
+            (11, 4) => Inner::B11x4(builder.build()?),
+            (11, 5) => Inner::B11x5(builder.build()?),
+            (11, 6) => Inner::B11x6(builder.build()?),
+            (11, 7) => Inner::B11x7(builder.build()?),
+            (11, 8) => Inner::B11x8(builder.build()?),
+            (11, 9) => Inner::B11x9(builder.build()?),
+            (11, 10) => Inner::B11x10(builder.build()?),
+            (12, 4) => Inner::B12x4(builder.build()?),
+            (12, 5) => Inner::B12x5(builder.build()?),
+            (12, 6) => Inner::B12x6(builder.build()?),
+            (12, 7) => Inner::B12x7(builder.build()?),
+            (12, 8) => Inner::B12x8(builder.build()?),
+            (12, 9) => Inner::B12x9(builder.build()?),
             _ => {
-                return Err(Error::new(ErrorKind::Board(format!(
-                    "board size {board} is not supported"
-                ))))
+                return Err(Error::new(ErrorKind::Board(
+                    board
+                        .unsupported_reason()
+                        .unwrap_or_else(|| format!("board size {board} is not supported")),
+                )))
             }
         };
         Ok(Engine { inner })
@@ -241,8 +766,8 @@ impl Engine {
 
     /// Parses a move string on this board (see [`Position::parse`]).
     pub fn check(&self, moves: &str) -> Result<PositionInfo, Error> {
-        dispatch!(self, _s, W, H, {
-            let p = Position::<W, H>::parse(moves)?;
+        dispatch!(self, s, W, H, {
+            let p = s.parse(moves)?;
             Ok(PositionInfo {
                 moves: p.moves(),
                 playable: (0..W).map(|c| p.can_play(c)).collect(),
@@ -259,9 +784,7 @@ impl Engine {
 
     /// The exact score and a best move of the position `moves`.
     pub fn solve(&self, moves: &str) -> Result<Solution, Error> {
-        dispatch!(self, s, W, H, {
-            Ok(s.solve(&Position::<W, H>::parse(moves)?)?)
-        })
+        dispatch!(self, s, _W, _H, Ok(s.solve(&s.parse(moves)?)?))
     }
 
     /// As [`Engine::solve`], with [`Solver::solve_with`]'s progress callback.
@@ -270,23 +793,19 @@ impl Engine {
         moves: &str,
         on_step: &mut (dyn FnMut(Step) + Send),
     ) -> Result<Solution, Error> {
-        dispatch!(self, s, W, H, {
-            Ok(s.solve_with(&Position::<W, H>::parse(moves)?, on_step)?)
+        dispatch!(self, s, _W, _H, {
+            Ok(s.solve_with(&s.parse(moves)?, on_step)?)
         })
     }
 
     /// Win (1), draw (0) or loss (-1) and a move that keeps it.
     pub fn solve_weak(&self, moves: &str) -> Result<Solution, Error> {
-        dispatch!(self, s, W, H, {
-            Ok(s.solve_weak(&Position::<W, H>::parse(moves)?)?)
-        })
+        dispatch!(self, s, _W, _H, Ok(s.solve_weak(&s.parse(moves)?)?))
     }
 
     /// The score of every column.
     pub fn analyze(&self, moves: &str) -> Result<Analysis, Error> {
-        dispatch!(self, s, W, H, {
-            Ok(s.analyze(&Position::<W, H>::parse(moves)?)?)
-        })
+        dispatch!(self, s, _W, _H, Ok(s.analyze(&s.parse(moves)?)?))
     }
 
     /// Solves a batch across the solver's threads (see [`Solver::solve_many`]); results in
@@ -297,11 +816,9 @@ impl Engine {
         weak: bool,
     ) -> Vec<Result<Solution, Error>> {
         dispatch!(self, s, W, H, {
-            let parsed: Vec<Result<Position<W, H>, Error>> = batch
-                .iter()
-                .map(|m| Ok(Position::<W, H>::parse(m.as_ref())?))
-                .collect();
-            let good: Vec<Position<W, H>> = parsed
+            let parsed: Vec<Result<Position<W, H, _>, Error>> =
+                batch.iter().map(|m| Ok(s.parse(m.as_ref())?)).collect();
+            let good: Vec<Position<W, H, _>> = parsed
                 .iter()
                 .filter_map(|p| p.as_ref().ok().copied())
                 .collect();
@@ -322,8 +839,8 @@ impl Engine {
 
     /// A line of perfect play (0-based columns) from `moves`, whose exact score is `score`.
     pub fn principal_variation(&self, moves: &str, score: i32) -> Result<Vec<usize>, Error> {
-        dispatch!(self, s, W, H, {
-            Ok(s.principal_variation(&Position::<W, H>::parse(moves)?, score)?)
+        dispatch!(self, s, _W, _H, {
+            Ok(s.principal_variation(&s.parse(moves)?, score)?)
         })
     }
 

@@ -654,6 +654,72 @@ mod tests {
     }
 
     #[test]
+    fn move_strings_name_columns_10_to_12_with_letters() {
+        type P12 = Position<12, 4>;
+        let cols = [5, 9, 6, 11, 10, 0, 8];
+        let s = format_moves(&cols);
+        assert_eq!(s, "6a7cb19");
+        let mut q = P12::new();
+        for &c in &cols {
+            q.play_col(c);
+        }
+        assert_eq!(P12::parse(&s), Ok(q));
+        assert_eq!(P12::parse("6A7CB19"), Ok(q));
+        assert_eq!(
+            Position::<10, 4>::parse("b").unwrap_err().kind(),
+            &ParseErrorKind::ColumnOutOfRange(11)
+        );
+        assert_eq!(
+            P12::parse("d").unwrap_err().kind(),
+            &ParseErrorKind::InvalidCharacter('d')
+        );
+        // Boards of at most 9 columns keep the classic format: letters are not columns.
+        assert_eq!(
+            Position::<9, 6>::parse("a").unwrap_err().kind(),
+            &ParseErrorKind::InvalidCharacter('a')
+        );
+        assert!(P12::new().to_string().ends_with("1 2 3 4 5 6 7 8 9 a b c"));
+        assert_eq!(column_char(12), None);
+    }
+
+    #[test]
+    fn wide_positions_keep_unique_keys_and_mirror() {
+        // 9 x 7 needs 80 bits: keys unique on a small tree, mirror as on u64 boards.
+        type Q = Position<9, 7, u128>;
+        assert_eq!(Q::board().count_ones(), 63);
+        let mut seen = std::collections::HashMap::new();
+        fn walk(p: Q, depth: u32, seen: &mut std::collections::HashMap<u128, (u128, u128)>) {
+            let e = seen.entry(p.key()).or_insert((p.current(), p.mask()));
+            assert_eq!(*e, (p.current(), p.mask()));
+            assert_eq!(p.mirror_key(), p.mirror().key());
+            if depth == 0 {
+                return;
+            }
+            for c in 0..9 {
+                if p.can_play(c) && !p.is_winning_move(c) {
+                    let mut q = p;
+                    q.play_col(c);
+                    walk(q, depth - 1, seen);
+                }
+            }
+        }
+        walk(Q::new(), 4, &mut seen);
+        assert!(seen.len() > 1000);
+        // A column filled to the top of the last column: the highest bits of the key.
+        let p = Q::parse("9898989").unwrap();
+        assert!(p.key() >> 64 != 0);
+        assert!(!p.can_play(8) && p.can_play(7));
+        assert_eq!(p.mirror().mirror(), p);
+        // 8 x 8 and 12 x 9 play, win and refuse the same way.
+        assert_eq!(
+            Position::<8, 8, u128>::parse("1212121").unwrap_err().kind(),
+            &ParseErrorKind::AlreadyWon(1)
+        );
+        let p = Position::<12, 9, u128>::parse("cbcbcb").unwrap();
+        assert!(p.is_winning_move(11) && p.can_win_next() && !p.is_winning_move(10));
+    }
+
+    #[test]
     fn display_draws_the_board() {
         let p = P::parse("44").unwrap();
         let s = p.to_string();

@@ -263,6 +263,11 @@ impl Solver<7, 6> {
 }
 
 impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
+    /// Parses a move string on this solver's board (see [`Position::parse`]).
+    pub fn parse(&self, moves: &str) -> Result<Position<W, H, B>, crate::ParseError> {
+        Position::parse(moves)
+    }
+
     /// The shared table.
     pub fn table(&self) -> &Table {
         &self.table

@@ -4,3 +4,4 @@ mod cli;
 mod common;
 mod properties;
 mod testsets;
+mod wide_boards;
