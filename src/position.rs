@@ -706,7 +706,7 @@ mod tests {
         walk(Q::new(), 4, &mut seen);
         assert!(seen.len() > 1000);
         // A column filled to the top of the last column: the highest bits of the key.
-        let p = Q::parse("9898989").unwrap();
+        let p = Q::parse("9999999").unwrap();
         assert!(p.key() >> 64 != 0);
         assert!(!p.can_play(8) && p.can_play(7));
         assert_eq!(p.mirror().mirror(), p);

@@ -104,7 +104,7 @@ fn agrees_with_minimax<const W: usize, const H: usize, B: Bitboard>(
 
 #[test]
 fn wide_keys_agree_with_minimax() {
-    // 128-bit positions: even and odd heights, one- and two-digit... columns.
+    // 128-bit positions, even and odd heights.
     agrees_with_minimax::<9, 7, u128>(9, 25, 0x97_0001, 4, Layout::TwoWord);
     agrees_with_minimax::<8, 8, u128>(9, 25, 0x88_0002, 4, Layout::TwoWord);
     // The widest key (126 bits): two words need 2^22 buckets, 256 MiB (mapped lazily).
@@ -118,7 +118,9 @@ fn widths_10_to_12_agree_with_minimax() {
     agrees_with_minimax::<10, 4, u64>(9, 25, 0xa4_0001, 4, Layout::OneWord);
     agrees_with_minimax::<10, 6, u128>(9, 25, 0xa6_0002, 4, Layout::TwoWord);
     agrees_with_minimax::<11, 5, u128>(9, 25, 0xb5_0003, 4, Layout::TwoWord);
-    agrees_with_minimax::<12, 4, u64>(9, 25, 0xc4_0004, 4, Layout::OneWord);
+    // 60 bits: two words at 4 MiB, one word from 64 MiB.
+    agrees_with_minimax::<12, 4, u64>(9, 15, 0xc4_0004, 4, Layout::TwoWord);
+    agrees_with_minimax::<12, 4, u64>(9, 15, 0xc4_0005, 64, Layout::OneWord);
     agrees_with_minimax::<12, 9, u128>(8, 15, 0xc9_0005, 4, Layout::TwoWord);
 }
 
@@ -129,12 +131,20 @@ fn engine_serves_wide_boards_and_names_what_does_not_fit() {
         SolverBuilder::default().table_mib(4),
     )
     .unwrap();
-    assert_eq!(e.board(), BoardSize { width: 10, height: 6 });
+    assert_eq!(
+        e.board(),
+        BoardSize {
+            width: 10,
+            height: 6
+        }
+    );
     // Columns 10 as `a` or `A`; on this board `b` (column 11) is out of range.
     let info = e.check("5a6A").unwrap();
     assert_eq!(info.moves, 4);
+    // Rows top first: the second player's two stones at the bottom of column 10.
     assert_eq!(info.rows[5][9], Some(false));
-    assert_eq!(info.rows[4][9], Some(true));
+    assert_eq!(info.rows[4][9], Some(false));
+    assert_eq!(info.rows[3][9], None);
     assert!(e.check("5b").unwrap_err().to_string().contains("column 11"));
     // A solve through the engine equals the generic solver's on the same position.
     let mut rng = Rng(0xe0_0001);
