@@ -28,6 +28,12 @@
 //!   (`odd_threat_bound`, checked the same way). This is an upper bound for the second
 //!   player to move, and, tried after each of its moves, a lower bound for the first.
 //!
+//! Both parity bounds rest on the follower taking the cell above each of the leader's
+//! moves, which pairs the cells of a column only when its height is even: `negamax` calls
+//! them only when `H % 2 == 0`, so on odd heights the search is the plain alpha-beta with
+//! the bounds from the moves left (the wide-board tests check that the node counts with and
+//! without `Params::claim_even` agree there, and the scores against minimax).
+//!
 //! # Where the table is used
 //!
 //! - Probe and store on even plies only (positions where the first player is to move). Odd
@@ -487,6 +493,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         beta: i32,
         mut max: i32,
     ) -> Result<(i32, i32), i32> {
+        // Their arguments pair the cells of a column: even heights only (module docs).
+        debug_assert!(H % 2 == 0);
         let moves = pos.moves() as i32;
         // The parity bounds are small scores, so they are computed only when the window is
         // near enough to 0 to use them. A follow-up bound is 0, or a loss of the leader with

@@ -13,8 +13,8 @@
 //! - **One word** ([`Layout::OneWord`]) when `K <= 64` and `i + CHECK_BITS >= K`
 //!   (`CHECK_BITS` = 40): eight one-word slots per bucket, the proof just below. Every board
 //!   up to 40 + 14 = 54 key bits (7 x 6, 8 x 5, 6 x 7, 5 x 8, 9 x 5, ...) gets it at any size
-//!   (1 MiB is 2^14 buckets); 8 x 6 (56 bits) from 4 MiB, 7 x 7 and 8 x 7 (56, 64 bits) from
-//!   4 MiB and 1 GiB.
+//!   (1 MiB is 2^14 buckets); 8 x 6 and 7 x 7 (56 bits) from 4 MiB (2^16 buckets), 8 x 7
+//!   (64 bits) from 1 GiB (2^24 buckets); smaller tables give them two words.
 //! - **Two words** ([`Layout::TwoWord`]) otherwise, when `i + WIDE_CHECK_BITS >= K`
 //!   (`WIDE_CHECK_BITS` = 104): four two-word slots per bucket, see "Two-word slots". Every
 //!   board up to 104 key bits gets it at any size; wider keys (9 x 12: 117, 10 x 11: 120, 12 x
