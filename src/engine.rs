@@ -9,6 +9,10 @@
 //! Board sizes: [`BoardSize::SUPPORTED`] lists the sizes this build serves. Each is a
 //! monomorphised `Solver<W, H>`, so the 7 x 6 path is the same code as calling
 //! [`Solver`] directly.
+//! Boards whose positions need more than 64 bits (`W * (H + 1) > 64`: 9 x 7, 8 x 8,
+//! 10 x 6, ...) are `Solver<W, H, u128>`; widths 10 to 12 write columns 10 to 12 as `a`,
+//! `b`, `c` in move strings (see [`crate::position`]). A size beyond 12 columns, 13 rows or
+//! 128 bits gets an error naming the limit ([`BoardSize::unsupported_reason`]).
 
 use crate::outcome::Outcome;
 use crate::position::{ParseError, Position};
