@@ -797,6 +797,140 @@ pub fn verify<const W: usize, const H: usize>(
     Ok(k)
 }
 
+/// The bitboard words whose positions a book can hold: a book stores 64-bit keys, so boards
+/// whose keys need more ([`crate::Bitboard`] `u128`) have no book. The engine calls the book
+/// through this trait on every board size; on wide boards the lookups find nothing and
+/// building or verifying a book is an error naming the limit.
+pub trait BookWord: crate::Bitboard {
+    /// [`Book::solve`] (`None` on wide boards).
+    fn book_solve<const W: usize, const H: usize>(
+        b: &Book,
+        p: &Position<W, H, Self>,
+    ) -> Option<Solution>;
+    /// [`Book::solve_weak`] (`None` on wide boards).
+    fn book_solve_weak<const W: usize, const H: usize>(
+        b: &Book,
+        p: &Position<W, H, Self>,
+    ) -> Option<Solution>;
+    /// [`Book::analyze`] (`None` on wide boards).
+    fn book_analyze<const W: usize, const H: usize>(
+        b: &Book,
+        p: &Position<W, H, Self>,
+    ) -> Option<Analysis>;
+    /// [`Book::best_line`] (empty on wide boards).
+    fn book_line<const W: usize, const H: usize>(b: &Book, p: &Position<W, H, Self>) -> Vec<usize>;
+    /// [`build`] (an error on wide boards).
+    fn book_build<const W: usize, const H: usize>(
+        solver: &Solver<W, H, Self>,
+        opts: &BuildOptions,
+        on_progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<Book, BookError>;
+    /// [`verify`] (an error on wide boards).
+    fn book_verify<const W: usize, const H: usize>(
+        book: &Book,
+        solver: &Solver<W, H, Self>,
+        k: usize,
+        seed: u64,
+        on_progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<usize, BookError>;
+    /// [`count_positions`] (an error on wide boards).
+    fn book_count<const W: usize, const H: usize>(plies: u32) -> Result<Vec<usize>, BookError>;
+}
+
+impl BookWord for u64 {
+    fn book_solve<const W: usize, const H: usize>(
+        b: &Book,
+        p: &Position<W, H, Self>,
+    ) -> Option<Solution> {
+        b.solve(p)
+    }
+    fn book_solve_weak<const W: usize, const H: usize>(
+        b: &Book,
+        p: &Position<W, H, Self>,
+    ) -> Option<Solution> {
+        b.solve_weak(p)
+    }
+    fn book_analyze<const W: usize, const H: usize>(
+        b: &Book,
+        p: &Position<W, H, Self>,
+    ) -> Option<Analysis> {
+        b.analyze(p)
+    }
+    fn book_line<const W: usize, const H: usize>(b: &Book, p: &Position<W, H, Self>) -> Vec<usize> {
+        b.best_line(p)
+    }
+    fn book_build<const W: usize, const H: usize>(
+        solver: &Solver<W, H, Self>,
+        opts: &BuildOptions,
+        on_progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<Book, BookError> {
+        build(solver, opts, on_progress)
+    }
+    fn book_verify<const W: usize, const H: usize>(
+        book: &Book,
+        solver: &Solver<W, H, Self>,
+        k: usize,
+        seed: u64,
+        on_progress: &(dyn Fn(Progress) + Sync),
+    ) -> Result<usize, BookError> {
+        verify(book, solver, k, seed, on_progress)
+    }
+    fn book_count<const W: usize, const H: usize>(plies: u32) -> Result<Vec<usize>, BookError> {
+        Ok(count_positions::<W, H>(plies))
+    }
+}
+
+/// Why a `W` x `H` board on 128-bit words has no book.
+fn too_wide<const W: usize, const H: usize>() -> BookError {
+    BookError::WrongBoard(format!(
+        "opening books hold 64-bit keys; a {W}x{H} position needs {} bits",
+        key_bits(W, H)
+    ))
+}
+
+impl BookWord for u128 {
+    fn book_solve<const W: usize, const H: usize>(
+        _: &Book,
+        _: &Position<W, H, Self>,
+    ) -> Option<Solution> {
+        None
+    }
+    fn book_solve_weak<const W: usize, const H: usize>(
+        _: &Book,
+        _: &Position<W, H, Self>,
+    ) -> Option<Solution> {
+        None
+    }
+    fn book_analyze<const W: usize, const H: usize>(
+        _: &Book,
+        _: &Position<W, H, Self>,
+    ) -> Option<Analysis> {
+        None
+    }
+    fn book_line<const W: usize, const H: usize>(_: &Book, _: &Position<W, H, Self>) -> Vec<usize> {
+        Vec::new()
+    }
+    fn book_build<const W: usize, const H: usize>(
+        _: &Solver<W, H, Self>,
+        _: &BuildOptions,
+        _: &(dyn Fn(Progress) + Sync),
+    ) -> Result<Book, BookError> {
+        Err(too_wide::<W, H>())
+    }
+    fn book_verify<const W: usize, const H: usize>(
+        _: &Book,
+        _: &Solver<W, H, Self>,
+        _: usize,
+        _: u64,
+        _: &(dyn Fn(Progress) + Sync),
+    ) -> Result<usize, BookError> {
+        Err(too_wide::<W, H>())
+    }
+    fn book_count<const W: usize, const H: usize>(_: u32) -> Result<Vec<usize>, BookError> {
+        Err(too_wide::<W, H>())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,16 +6,22 @@
 //! end. [`Engine`] owns one [`Solver`] of the board size it was built for and dispatches each
 //! call to it; it adds no search of its own.
 //!
-//! Board sizes: [`BoardSize::SUPPORTED`] lists the sizes this build serves. Each is a
-//! monomorphised `Solver<W, H>`, so the 7 x 6 path is the same code as calling
-//! [`Solver`] directly.
+//! Board sizes: [`BoardSize::SUPPORTED`] lists the sizes this build serves (widths 4 to 12,
+//! heights 4 to 13, positions of at most 128 bits). Each is a monomorphised
+//! `Solver<W, H, B>`, so the 7 x 6 path is the same code as calling [`Solver`] directly.
+//! Boards whose positions fit 64 bits (`W * (H + 1) <= 64`) use `u64` bitboards; larger ones
+//! (9 x 7, 8 x 8, 10 x 6, ...) use `u128`, and the table gives them two-word slots (see
+//! [`crate::table`]). Widths 10 to 12 write columns 10 to 12 as `a`, `b`, `c` in move strings
+//! (see [`crate::position`]). A size outside these limits gets an error naming the limit
+//! ([`BoardSize::unsupported_reason`]). Opening books hold 64-bit keys: `u128` boards have
+//! none.
 
-use crate::book::{self, Book, BookError};
+use crate::book::{self, Book, BookError, BookWord};
 use crate::outcome::Outcome;
 use crate::position::{ParseError, Position};
 use crate::solver::{Analysis, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step};
 use crate::table::Table;
-use crate::testset::{parse_line, LineError};
+use crate::testset::{split_line, LineError};
 use crate::StopFlag;
 use std::fmt;
 use std::str::FromStr;
@@ -29,50 +35,97 @@ macro_rules! with_boards {
         $m! {
             { $($args)* }
             // The standard board first.
-            B7x6 7 6,
+            B7x6 7 6 u64,
             // 64-bit keys: every W 4..=9, H 4..=13 with W * (H + 1) <= 64 (the position
             // layout's limit).
-            B4x4 4 4,
-            B4x5 4 5,
-            B4x6 4 6,
-            B4x7 4 7,
-            B4x8 4 8,
-            B4x9 4 9,
-            B4x10 4 10,
-            B4x11 4 11,
-            B4x12 4 12,
-            B4x13 4 13,
-            B5x4 5 4,
-            B5x5 5 5,
-            B5x6 5 6,
-            B5x7 5 7,
-            B5x8 5 8,
-            B5x9 5 9,
-            B5x10 5 10,
-            B5x11 5 11,
-            B6x4 6 4,
-            B6x5 6 5,
-            B6x6 6 6,
-            B6x7 6 7,
-            B6x8 6 8,
-            B6x9 6 9,
-            B7x4 7 4,
-            B7x5 7 5,
-            B7x7 7 7,
-            B7x8 7 8,
-            B8x4 8 4,
-            B8x5 8 5,
-            B8x6 8 6,
-            B8x7 8 7,
-            B9x4 9 4,
-            B9x5 9 5,
-            B9x6 9 6,
+            B4x4 4 4 u64,
+            B4x5 4 5 u64,
+            B4x6 4 6 u64,
+            B4x7 4 7 u64,
+            B4x8 4 8 u64,
+            B4x9 4 9 u64,
+            B4x10 4 10 u64,
+            B4x11 4 11 u64,
+            B4x12 4 12 u64,
+            B4x13 4 13 u64,
+            B5x4 5 4 u64,
+            B5x5 5 5 u64,
+            B5x6 5 6 u64,
+            B5x7 5 7 u64,
+            B5x8 5 8 u64,
+            B5x9 5 9 u64,
+            B5x10 5 10 u64,
+            B5x11 5 11 u64,
+            B6x4 6 4 u64,
+            B6x5 6 5 u64,
+            B6x6 6 6 u64,
+            B6x7 6 7 u64,
+            B6x8 6 8 u64,
+            B6x9 6 9 u64,
+            B7x4 7 4 u64,
+            B7x5 7 5 u64,
+            B7x7 7 7 u64,
+            B7x8 7 8 u64,
+            B8x4 8 4 u64,
+            B8x5 8 5 u64,
+            B8x6 8 6 u64,
+            B8x7 8 7 u64,
+            B9x4 9 4 u64,
+            B9x5 9 5 u64,
+            B9x6 9 6 u64,
+            // Widths 10 to 12 (columns 10-12 written `a`-`c`) whose keys fit 64 bits.
+            B10x4 10 4 u64,
+            B10x5 10 5 u64,
+            B11x4 11 4 u64,
+            B12x4 12 4 u64,
+            // Keys of more than 64 bits (W * (H + 1) > 64, at most 128): u128 bitboards.
+            B5x12 5 12 u128,
+            B5x13 5 13 u128,
+            B6x10 6 10 u128,
+            B6x11 6 11 u128,
+            B6x12 6 12 u128,
+            B6x13 6 13 u128,
+            B7x9 7 9 u128,
+            B7x10 7 10 u128,
+            B7x11 7 11 u128,
+            B7x12 7 12 u128,
+            B7x13 7 13 u128,
+            B8x8 8 8 u128,
+            B8x9 8 9 u128,
+            B8x10 8 10 u128,
+            B8x11 8 11 u128,
+            B8x12 8 12 u128,
+            B8x13 8 13 u128,
+            B9x7 9 7 u128,
+            B9x8 9 8 u128,
+            B9x9 9 9 u128,
+            B9x10 9 10 u128,
+            B9x11 9 11 u128,
+            B9x12 9 12 u128,
+            B9x13 9 13 u128,
+            B10x6 10 6 u128,
+            B10x7 10 7 u128,
+            B10x8 10 8 u128,
+            B10x9 10 9 u128,
+            B10x10 10 10 u128,
+            B10x11 10 11 u128,
+            B11x5 11 5 u128,
+            B11x6 11 6 u128,
+            B11x7 11 7 u128,
+            B11x8 11 8 u128,
+            B11x9 11 9 u128,
+            B11x10 11 10 u128,
+            B12x5 12 5 u128,
+            B12x6 12 6 u128,
+            B12x7 12 7 u128,
+            B12x8 12 8 u128,
+            B12x9 12 9 u128,
         }
     };
 }
 
 macro_rules! supported_list {
-    ({} $($v:ident $w:literal $h:literal,)*) => {
+    ({} $($v:ident $w:literal $h:literal $b:ty,)*) => {
         &[$(BoardSize { width: $w, height: $h },)*]
     };
 }
@@ -104,6 +157,32 @@ impl BoardSize {
     /// True when this build can solve boards of this size.
     pub fn is_supported(&self) -> bool {
         Self::SUPPORTED.contains(self)
+    }
+
+    /// Why this build cannot solve boards of this size (`None` when it can): a width
+    /// outside 4..=12, a height outside 4..=13, a position of more than 128 bits (`width x
+    /// (height + 1)`, the widest bitboard), or a size missing from [`BoardSize::SUPPORTED`].
+    pub fn unsupported_reason(&self) -> Option<String> {
+        let b = self;
+        let bits = self.width * (self.height + 1);
+        if self.is_supported() {
+            None
+        } else if !(4..=12).contains(&self.width) {
+            Some(format!("board size {b}: the width must be 4 to 12 columns"))
+        } else if !(4..=13).contains(&self.height) {
+            Some(format!("board size {b}: the height must be 4 to 13 rows"))
+        } else if bits > 128 {
+            Some(format!(
+                "board size {b} needs {bits}-bit positions (width x (height + 1)); \
+                 at most 128 bits are supported"
+            ))
+        } else {
+            let list: Vec<String> = Self::SUPPORTED.iter().map(|b| b.to_string()).collect();
+            Some(format!(
+                "board size {b} is not supported; supported sizes: {}",
+                list.join(", ")
+            ))
+        }
     }
 
     /// What an exact score of a position with `moves` stones means on this board.
@@ -140,12 +219,8 @@ impl FromStr for BoardSize {
             h.parse::<usize>().map_err(|_| bad())?,
         );
         let b = BoardSize { width, height };
-        if !b.is_supported() {
-            let list: Vec<String> = Self::SUPPORTED.iter().map(|b| b.to_string()).collect();
-            return Err(Error::new(ErrorKind::Board(format!(
-                "board size {b} is not supported; supported sizes: {}",
-                list.join(", ")
-            ))));
+        if let Some(why) = b.unsupported_reason() {
+            return Err(Error::new(ErrorKind::Board(why)));
         }
         Ok(b)
     }
@@ -265,16 +340,16 @@ pub struct Engine {
 }
 
 macro_rules! inner_enum {
-    ({} $($v:ident $w:literal $h:literal,)*) => {
+    ({} $($v:ident $w:literal $h:literal $b:ty,)*) => {
         /// The engine's solver, one variant per board size.
         enum Inner {
-            $($v(Solver<$w, $h>),)*
+            $($v(Solver<$w, $h, $b>),)*
         }
 
         /// Builds the solver of `board`, or `None` for a size this build does not serve.
         fn build_inner(board: BoardSize, builder: SolverBuilder) -> Option<Result<Inner, BuildError>> {
             match (board.width, board.height) {
-                $(($w, $h) => Some(builder.build::<$w, $h>().map(Inner::$v)),)*
+                $(($w, $h) => Some(builder.build::<$w, $h, $b>().map(Inner::$v)),)*
                 _ => None,
             }
         }
@@ -284,7 +359,7 @@ macro_rules! inner_enum {
 with_boards!(inner_enum! {});
 
 macro_rules! dispatch_arms {
-    ({ $self:expr, $s:ident, $W:ident, $H:ident, $body:expr } $($v:ident $w:literal $h:literal,)*) => {
+    ({ $self:expr, $s:ident, $W:ident, $H:ident, $body:expr } $($v:ident $w:literal $h:literal $b:ty,)*) => {
         match &$self.inner {
             $(Inner::$v($s) => {
                 const $W: usize = $w;
@@ -318,9 +393,11 @@ impl Engine {
                 inner: inner?,
                 book: None,
             }),
-            None => Err(Error::new(ErrorKind::Board(format!(
-                "board size {board} is not supported"
-            )))),
+            None => Err(Error::new(ErrorKind::Board(
+                board
+                    .unsupported_reason()
+                    .unwrap_or_else(|| format!("board size {board} is not supported")),
+            ))),
         }
     }
 
@@ -340,8 +417,8 @@ impl Engine {
 
     /// Parses a move string on this board (see [`Position::parse`]).
     pub fn check(&self, moves: &str) -> Result<PositionInfo, Error> {
-        dispatch!(self, _s, W, H, {
-            let p = Position::<W, H>::parse(moves)?;
+        dispatch!(self, s, W, H, {
+            let p = s.parse(moves)?;
             Ok(PositionInfo {
                 moves: p.moves(),
                 playable: (0..W).map(|c| p.can_play(c)).collect(),
@@ -359,21 +436,22 @@ impl Engine {
     /// Reads one line of the test-set format on this board (see
     /// [`crate::testset::parse_line`]): the move string must be a legal, unfinished game here.
     pub fn parse_case(&self, line: &str) -> Result<CaseLine, LineError> {
-        dispatch!(self, _s, W, H, {
-            let c = parse_line::<W, H>(line)?;
-            Ok(CaseLine {
-                moves: c.moves,
-                expected: c.expected,
-            })
+        let (moves, expected) = split_line(line)?;
+        dispatch!(self, s, _W, _H, {
+            s.parse(moves).map_err(LineError::Moves)?;
+        });
+        Ok(CaseLine {
+            moves: moves.to_string(),
+            expected,
         })
     }
 
     /// The exact score and a best move of the position `moves` (from the book when it
     /// covers the position).
     pub fn solve(&self, moves: &str) -> Result<Solution, Error> {
-        dispatch!(self, s, W, H, {
-            let p = Position::<W, H>::parse(moves)?;
-            if let Some(sol) = self.book.as_ref().and_then(|b| b.solve(&p)) {
+        dispatch!(self, s, _W, _H, {
+            let p = s.parse(moves)?;
+            if let Some(sol) = self.book.as_ref().and_then(|b| book_solve(b, &p)) {
                 return Ok(sol);
             }
             Ok(s.solve(&p)?)
@@ -386,9 +464,9 @@ impl Engine {
         moves: &str,
         on_step: &mut (dyn FnMut(Step) + Send),
     ) -> Result<Solution, Error> {
-        dispatch!(self, s, W, H, {
-            let p = Position::<W, H>::parse(moves)?;
-            if let Some(sol) = self.book.as_ref().and_then(|b| b.solve(&p)) {
+        dispatch!(self, s, _W, _H, {
+            let p = s.parse(moves)?;
+            if let Some(sol) = self.book.as_ref().and_then(|b| book_solve(b, &p)) {
                 return Ok(sol);
             }
             Ok(s.solve_with(&p, on_step)?)
@@ -397,9 +475,9 @@ impl Engine {
 
     /// Win (1), draw (0) or loss (-1) and a move that keeps it.
     pub fn solve_weak(&self, moves: &str) -> Result<Solution, Error> {
-        dispatch!(self, s, W, H, {
-            let p = Position::<W, H>::parse(moves)?;
-            if let Some(sol) = self.book.as_ref().and_then(|b| b.solve_weak(&p)) {
+        dispatch!(self, s, _W, _H, {
+            let p = s.parse(moves)?;
+            if let Some(sol) = self.book.as_ref().and_then(|b| book_solve_weak(b, &p)) {
                 return Ok(sol);
             }
             Ok(s.solve_weak(&p)?)
@@ -408,9 +486,9 @@ impl Engine {
 
     /// The score of every column.
     pub fn analyze(&self, moves: &str) -> Result<Analysis, Error> {
-        dispatch!(self, s, W, H, {
-            let p = Position::<W, H>::parse(moves)?;
-            if let Some(a) = self.book.as_ref().and_then(|b| b.analyze(&p)) {
+        dispatch!(self, s, _W, _H, {
+            let p = s.parse(moves)?;
+            if let Some(a) = self.book.as_ref().and_then(|b| book_analyze(b, &p)) {
                 return Ok(a);
             }
             Ok(s.analyze(&p)?)
@@ -425,19 +503,17 @@ impl Engine {
         weak: bool,
     ) -> Vec<Result<Solution, Error>> {
         dispatch!(self, s, W, H, {
-            let parsed: Vec<Result<Position<W, H>, Error>> = batch
-                .iter()
-                .map(|m| Ok(Position::<W, H>::parse(m.as_ref())?))
-                .collect();
-            let from_book = |p: &Position<W, H>| {
+            let parsed: Vec<Result<Position<W, H, _>, Error>> =
+                batch.iter().map(|m| Ok(s.parse(m.as_ref())?)).collect();
+            let from_book = |p: &Position<W, H, _>| {
                 let b = self.book.as_ref()?;
                 if weak {
-                    b.solve_weak(p)
+                    book_solve_weak(b, p)
                 } else {
-                    b.solve(p)
+                    book_solve(b, p)
                 }
             };
-            let good: Vec<Position<W, H>> = parsed
+            let good: Vec<Position<W, H, _>> = parsed
                 .iter()
                 .filter_map(|p| p.as_ref().ok().copied())
                 .filter(|p| from_book(p).is_none())
@@ -461,12 +537,12 @@ impl Engine {
     /// A line of perfect play (0-based columns) from `moves`, whose exact score is `score`:
     /// the book's best moves while it covers the line, then the solver's.
     pub fn principal_variation(&self, moves: &str, score: i32) -> Result<Vec<usize>, Error> {
-        dispatch!(self, s, W, H, {
-            let mut p = Position::<W, H>::parse(moves)?;
+        dispatch!(self, s, _W, _H, {
+            let mut p = s.parse(moves)?;
             let mut line = self
                 .book
                 .as_ref()
-                .map(|b| b.best_line(&p))
+                .map(|b| book_line(b, &p))
                 .unwrap_or_default();
             let mut score = score;
             for &c in &line {
@@ -511,6 +587,12 @@ impl Engine {
     pub fn set_book(&mut self, book: Option<Book>) -> Result<(), Error> {
         if let Some(b) = &book {
             let board = self.board();
+            if crate::position::key_bits(board.width, board.height) > 64 {
+                return Err(Error::new(ErrorKind::Book(BookError::WrongBoard(format!(
+                    "opening books hold 64-bit keys; a {board} position needs {} bits",
+                    crate::position::key_bits(board.width, board.height)
+                )))));
+            }
             if (b.width(), b.height()) != (board.width, board.height) {
                 return Err(Error::new(ErrorKind::Book(BookError::WrongBoard(format!(
                     "the book is for {}x{} boards, not {board}",
@@ -540,13 +622,7 @@ impl Engine {
         opts: &book::BuildOptions,
         on_progress: &(dyn Fn(book::Progress) + Sync),
     ) -> Result<Book, Error> {
-        dispatch!(
-            self,
-            s,
-            W,
-            H,
-            Ok(book::build::<W, H>(s, opts, on_progress)?)
-        )
+        dispatch!(self, s, _W, _H, Ok(book_build(s, opts, on_progress)?))
     }
 
     /// Re-solves `k` random entries of `book` (see [`book::verify`]).
@@ -557,16 +633,73 @@ impl Engine {
         seed: u64,
         on_progress: &(dyn Fn(book::Progress) + Sync),
     ) -> Result<usize, Error> {
-        dispatch!(self, s, W, H, {
-            Ok(book::verify::<W, H>(book, s, k, seed, on_progress)?)
+        dispatch!(self, s, _W, _H, {
+            Ok(book_verify(book, s, k, seed, on_progress)?)
         })
     }
 
     /// Positions per depth `0..=plies` of a book for this board (see
     /// [`book::count_positions`]).
-    pub fn count_book_positions(&self, plies: u32) -> Vec<usize> {
-        dispatch!(self, _s, W, H, book::count_positions::<W, H>(plies))
+    /// [`book::count_positions`]); an error on boards whose positions need more than 64 bits.
+    pub fn count_book_positions(&self, plies: u32) -> Result<Vec<usize>, Error> {
+        dispatch!(self, s, _W, _H, Ok(book_count(s, plies)?))
     }
+}
+
+// The book on every word size: these pick the [`BookWord`] of the position or solver (on
+// 128-bit boards a book finds nothing and cannot be built; see `crate::book`).
+
+fn book_solve<const W: usize, const H: usize, B: BookWord>(
+    b: &Book,
+    p: &Position<W, H, B>,
+) -> Option<Solution> {
+    B::book_solve(b, p)
+}
+
+fn book_solve_weak<const W: usize, const H: usize, B: BookWord>(
+    b: &Book,
+    p: &Position<W, H, B>,
+) -> Option<Solution> {
+    B::book_solve_weak(b, p)
+}
+
+fn book_analyze<const W: usize, const H: usize, B: BookWord>(
+    b: &Book,
+    p: &Position<W, H, B>,
+) -> Option<Analysis> {
+    B::book_analyze(b, p)
+}
+
+fn book_line<const W: usize, const H: usize, B: BookWord>(
+    b: &Book,
+    p: &Position<W, H, B>,
+) -> Vec<usize> {
+    B::book_line(b, p)
+}
+
+fn book_build<const W: usize, const H: usize, B: BookWord>(
+    s: &Solver<W, H, B>,
+    opts: &book::BuildOptions,
+    on_progress: &(dyn Fn(book::Progress) + Sync),
+) -> Result<Book, BookError> {
+    B::book_build(s, opts, on_progress)
+}
+
+fn book_verify<const W: usize, const H: usize, B: BookWord>(
+    book: &Book,
+    s: &Solver<W, H, B>,
+    k: usize,
+    seed: u64,
+    on_progress: &(dyn Fn(book::Progress) + Sync),
+) -> Result<usize, BookError> {
+    B::book_verify(book, s, k, seed, on_progress)
+}
+
+fn book_count<const W: usize, const H: usize, B: BookWord>(
+    _: &Solver<W, H, B>,
+    plies: u32,
+) -> Result<Vec<usize>, BookError> {
+    B::book_count::<W, H>(plies)
 }
 
 #[cfg(test)]

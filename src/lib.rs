@@ -40,6 +40,7 @@
 //! - [`position`]: the bitboard, its exact key, mirror and move strings.
 //! - [`service`]: the request handler of `fourfold serve` (JSON lines and HTTP).
 //! - [`published`]: the published whole-board results of other board sizes, to check against.
+//! - [`bitboard`]: the words (`u64`, `u128`) positions are generic over.
 //! - `ordering`: move ordering (internal).
 //! - [`table`]: the shared lock-free transposition table and the proof that it never returns
 //!   another position's entry.
@@ -53,6 +54,7 @@
 //! the number of threads; node counts do.
 #![deny(missing_docs)]
 
+pub mod bitboard;
 pub mod book;
 pub mod engine;
 mod ordering;
@@ -66,6 +68,7 @@ mod sync;
 pub mod table;
 pub mod testset;
 
+pub use bitboard::Bitboard;
 pub use book::{Book, BookError};
 pub use engine::{BoardSize, Engine, Error, ErrorKind, PositionInfo};
 pub use outcome::{Outcome, Player};

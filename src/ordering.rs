@@ -4,6 +4,7 @@
 //! threat-based score used near the root, and bringing the table's best move to the front.
 //! It reads positions; it never touches the table or the search state.
 
+use crate::bitboard::Bitboard;
 use crate::position::{winning_cells, Position};
 
 /// Columns from the centre outwards: `3 2 4 1 5 0 6` on a 7-wide board.
@@ -20,17 +21,17 @@ pub(crate) const fn column_order<const W: usize>() -> [usize; W] {
 }
 
 /// A short list of moves (one-bit cells) with their ordering scores, best first.
-pub(crate) struct MoveList<const W: usize> {
-    moves: [u64; W],
+pub(crate) struct MoveList<const W: usize, B: Bitboard = u64> {
+    moves: [B; W],
     scores: [i32; W],
     len: usize,
 }
 
-impl<const W: usize> MoveList<W> {
+impl<const W: usize, B: Bitboard> MoveList<W, B> {
     #[inline]
     pub(crate) fn new() -> Self {
         MoveList {
-            moves: [0; W],
+            moves: [B::ZERO; W],
             scores: [0; W],
             len: 0,
         }
@@ -39,7 +40,7 @@ impl<const W: usize> MoveList<W> {
     /// Inserts keeping the list sorted by decreasing score; equal scores keep insertion
     /// order (so the centre-first order breaks ties).
     #[inline]
-    pub(crate) fn push(&mut self, mv: u64, score: i32) {
+    pub(crate) fn push(&mut self, mv: B, score: i32) {
         let mut i = self.len;
         self.len += 1;
         while i > 0 && self.scores[i - 1] < score {
@@ -53,7 +54,7 @@ impl<const W: usize> MoveList<W> {
 
     /// Moves `mv` to the front if present.
     #[inline]
-    pub(crate) fn bring_to_front(&mut self, mv: u64) {
+    pub(crate) fn bring_to_front(&mut self, mv: B) {
         if let Some(pos) = self.moves[..self.len].iter().position(|&m| m == mv) {
             self.moves[..=pos].rotate_right(1);
             self.scores[..=pos].rotate_right(1);
@@ -61,7 +62,7 @@ impl<const W: usize> MoveList<W> {
     }
 
     #[inline]
-    pub(crate) fn as_slice(&self) -> &[u64] {
+    pub(crate) fn as_slice(&self) -> &[B] {
         &self.moves[..self.len]
     }
 }
@@ -72,24 +73,24 @@ impl<const W: usize> MoveList<W> {
 /// second: the rows Allis' zugzwang rules favour), bit 1: the threats playable at once
 /// again (the opponent must answer them).
 #[inline]
-pub(crate) fn threat_score<const W: usize, const H: usize>(
-    pos: &Position<W, H>,
-    mv: u64,
+pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
+    pos: &Position<W, H, B>,
+    mv: B,
     bonus: u32,
 ) -> i32 {
     let mask = pos.mask() | mv;
-    let threats = winning_cells::<W, H>(pos.current() | mv, mask);
+    let threats = winning_cells::<W, H, B>(pos.current() | mv, mask);
     let mut score = threats.count_ones();
     if bonus & 1 != 0 {
         let good_rows = if pos.moves() % 2 == 0 {
-            Position::<W, H>::EVEN_ROWS
+            Position::<W, H, B>::even_rows()
         } else {
-            Position::<W, H>::ODD_ROWS
+            Position::<W, H, B>::odd_rows()
         };
         score += (threats & good_rows).count_ones();
     }
     if bonus & 2 != 0 {
-        let playable = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::BOARD;
+        let playable = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::board();
         score += (threats & playable).count_ones();
     }
     score as i32
@@ -98,14 +99,14 @@ pub(crate) fn threat_score<const W: usize, const H: usize>(
 /// [`threat_score`] without bonus for up to `W` moves at once (unused lanes hold 0): the
 /// same arithmetic in lanes, which the compiler turns into vector instructions.
 #[inline]
-pub(crate) fn threat_scores<const W: usize, const H: usize>(
-    pos: &Position<W, H>,
-    mvs: &[u64; W],
+pub(crate) fn threat_scores<const W: usize, const H: usize, B: Bitboard>(
+    pos: &Position<W, H, B>,
+    mvs: &[B; W],
 ) -> [i32; W] {
     let (cur, mask) = (pos.current(), pos.mask());
-    let mut threats = [0u64; W];
+    let mut threats = [B::ZERO; W];
     for (t, &mv) in threats.iter_mut().zip(mvs) {
-        *t = winning_cells::<W, H>(cur | mv, mask | mv);
+        *t = winning_cells::<W, H, B>(cur | mv, mask | mv);
     }
     threats.map(|t| t.count_ones() as i32)
 }
@@ -125,7 +126,7 @@ mod tests {
 
     #[test]
     fn list_sorts_stably_and_fronts() {
-        let mut l = MoveList::<7>::new();
+        let mut l = MoveList::<7, u64>::new();
         for (m, s) in [(1, 0), (2, 5), (4, 0), (8, 5), (16, 1)] {
             l.push(m, s);
         }

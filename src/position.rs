@@ -29,15 +29,66 @@
 //!
 //! The spare row keeps shifts by `H`, `H + 1` and `H + 2` (the diagonals and the rows) from
 //! wrapping one column's top into the next column's bottom.
+//!
+//! # Words
+//!
+//! The third parameter `B` of [`Position<W, H, B>`] is the word the bitboards live in (see
+//! [`Bitboard`]): `u64` by default, which holds boards of `W * (H + 1) <= 64` bits (7 x 6, 8 x 7,
+//! 9 x 6, ...), and `u128` for the boards up to 128 bits (9 x 7, 8 x 8, 10 x 6, 12 x 9, ...).
+//! A board whose key does not fit its word, wider than 12 columns, or with fewer than one
+//! row or column, is refused at compile time ([`Position::new`] evaluates the layout
+//! assertions).
+//!
+//! # Move strings
+//!
+//! A move string is one character per move, first player first, naming the column
+//! (1-based): the digits `1`..`9` for columns 1 to 9 and, on boards wider than 9, the letters
+//! `a`, `b`, `c` (or `A`, `B`, `C`) for columns 10, 11 and 12. So on a 7-wide board "4453"
+//! is unchanged from the classic format, and on a 12-wide board "6a7c" is columns 6, 10, 7,
+//! 12. Letters on boards of at most 9 columns are invalid characters, as before.
+//! [`column_char`] and [`format_moves`] write the format, [`Position::parse`] reads it, and
+//! they round-trip.
 
+use crate::bitboard::Bitboard;
 use std::fmt;
+
+/// The character naming column `col` (0-based) in a move string: `1`..`9`, then `a`, `b`,
+/// `c` for columns 10 to 12 (see the module docs). `None` beyond 12 columns.
+pub const fn column_char(col: usize) -> Option<char> {
+    match col {
+        0..=8 => Some((b'1' + col as u8) as char),
+        9..=11 => Some((b'a' + (col - 9) as u8) as char),
+        _ => None,
+    }
+}
+
+/// The move string of a line of columns (0-based), the inverse of [`Position::parse`].
+/// Columns beyond 12 are written as `?`.
+pub fn format_moves(cols: &[usize]) -> String {
+    cols.iter()
+        .map(|&c| column_char(c).unwrap_or('?'))
+        .collect()
+}
+
+/// The column number (1-based) a move-string character names on a board of `width`
+/// columns, whether or not it is in range; `None` for a character that names no column.
+fn column_number(ch: char, width: usize) -> Option<u32> {
+    match ch {
+        '0'..='9' => ch.to_digit(10),
+        'a'..='c' | 'A'..='C' if width > 9 => {
+            Some(10 + (ch.to_ascii_lowercase() as u32 - 'a' as u32))
+        }
+        _ => None,
+    }
+}
 
 /// The number of bits of the exact key of a `W` x `H` board: `W * (H + 1)`.
 pub const fn key_bits(width: usize, height: usize) -> u32 {
     (width * (height + 1)) as u32
 }
 
-/// A Connect-4 position on a `W` x `H` board (7 x 6 by default).
+/// A Connect-4 position on a `W` x `H` board (7 x 6 by default) on bitboards of type `B`
+/// (`u64` by default; `u128` for boards of more than 64 key bits, see the module docs).
 ///
 /// `Position` is a small `Copy` value: playing a move returns or updates a position without
 /// allocating. A position can be built from a move string (see [`Position::parse`]) or move
@@ -51,11 +102,11 @@ pub const fn key_bits(width: usize, height: usize) -> u32 {
 /// assert_eq!(p.mirror(), "4435".parse().unwrap());
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Position<const W: usize = 7, const H: usize = 6> {
+pub struct Position<const W: usize = 7, const H: usize = 6, B: Bitboard = u64> {
     /// Stones of the player to move.
-    current: u64,
+    current: B,
     /// All stones.
-    mask: u64,
+    mask: B,
     /// Number of stones played.
     moves: u32,
 }
@@ -72,9 +123,9 @@ pub struct ParseError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
-    /// A character that is not a column digit.
+    /// A character that names no column (see the module docs for the format).
     InvalidCharacter(char),
-    /// A column digit outside `1..=W`.
+    /// A column outside `1..=W`.
     ColumnOutOfRange(u32),
     /// A move into a column that is already full.
     ColumnFull(u32),
@@ -121,17 +172,17 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-impl<const W: usize, const H: usize> Position<W, H> {
-    /// Compile-time proof that the board fits the layout: `W * (H + 1) <= 64` bits, a column
-    /// of at least 4 or a row of at least 4 cells, at most 9 columns (one digit per move) and
-    /// an even number of cells is not required.
+impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
+    /// Compile-time proof that the board fits the layout: `W * (H + 1)` bits fit the word
+    /// `B`, at least one row and column, at most 12 columns (one character per move, see the
+    /// module docs). An even number of cells is not required.
     const LAYOUT_OK: () = {
         assert!(
-            W * (H + 1) <= 64,
-            "a W x H board needs W * (H + 1) <= 64 bits"
+            W * (H + 1) <= B::BITS as usize,
+            "a W x H board needs W * (H + 1) bits: use a wider Bitboard word"
         );
         assert!(W >= 1 && H >= 1);
-        assert!(W <= 9, "the move-string format has one digit per move");
+        assert!(W <= 12, "the move-string format names at most 12 columns");
     };
     /// Board width (number of columns).
     pub const WIDTH: usize = W;
@@ -141,44 +192,63 @@ impl<const W: usize, const H: usize> Position<W, H> {
     pub const CELLS: u32 = (W * H) as u32;
     /// Bits per column, spare bit included.
     const H1: usize = H + 1;
-    /// One bit at the bottom of every column.
-    pub(crate) const BOTTOM: u64 = {
-        let mut b = 0u64;
+    /// One bit at the bottom of every column, as a `u128`.
+    const BOTTOM_BITS: u128 = {
+        let mut b = 0u128;
         let mut c = 0;
         while c < W {
-            b |= 1u64 << (c * (H + 1));
+            b |= 1u128 << (c * (H + 1));
             c += 1;
         }
         b
     };
-    /// Every playable cell.
-    pub(crate) const BOARD: u64 = Self::BOTTOM * ((1u64 << H) - 1);
-    /// Cells of even rows (0, 2, 4, …; row 0 is the bottom) inside the board.
-    pub(crate) const EVEN_ROWS: u64 = {
-        let mut r = 0u64;
+    /// Every playable cell, as a `u128`.
+    const BOARD_BITS: u128 = Self::BOTTOM_BITS * ((1u128 << H) - 1);
+    /// Cells of even rows, as a `u128`.
+    const EVEN_ROWS_BITS: u128 = {
+        let mut r = 0u128;
         let mut row = 0;
         while row < H {
-            r |= Self::BOTTOM << row;
+            r |= Self::BOTTOM_BITS << row;
             row += 2;
         }
         r
     };
+    /// One bit at the bottom of every column.
+    #[inline(always)]
+    pub(crate) fn bottom() -> B {
+        B::from_u128(Self::BOTTOM_BITS)
+    }
+    /// Every playable cell.
+    #[inline(always)]
+    pub(crate) fn board() -> B {
+        B::from_u128(Self::BOARD_BITS)
+    }
+    /// Cells of even rows (0, 2, 4, …; row 0 is the bottom) inside the board.
+    #[inline(always)]
+    pub(crate) fn even_rows() -> B {
+        B::from_u128(Self::EVEN_ROWS_BITS)
+    }
     /// Cells of odd rows inside the board.
-    pub(crate) const ODD_ROWS: u64 = Self::BOARD & !Self::EVEN_ROWS;
+    #[inline(always)]
+    pub(crate) fn odd_rows() -> B {
+        B::from_u128(Self::BOARD_BITS & !Self::EVEN_ROWS_BITS)
+    }
 
     /// The empty board.
     pub const fn new() -> Self {
         #[allow(clippy::let_unit_value)]
         let () = Self::LAYOUT_OK;
         Position {
-            current: 0,
-            mask: 0,
+            current: B::ZERO,
+            mask: B::ZERO,
             moves: 0,
         }
     }
 
-    /// Parses a move string: one digit `1..=W` per move, first player first. The empty
-    /// string is the empty board. Surrounding white space is ignored.
+    /// Parses a move string: one character per move naming a column `1..=W` (digits, then
+    /// `a`, `b`, `c` for columns 10 to 12; see the module docs), first player first. The
+    /// empty string is the empty board. Surrounding white space is ignored.
     ///
     /// Refused: a character that is not a digit, a column out of range, a move into a full
     /// column, and any move that completes a four (a position in which the game is already
@@ -194,7 +264,7 @@ impl<const W: usize, const H: usize> Position<W, H> {
     pub fn play_str(&mut self, moves: &str) -> Result<(), ParseError> {
         let mut p = *self;
         for (index, ch) in moves.chars().enumerate() {
-            let digit = ch.to_digit(10).ok_or(ParseError {
+            let digit = column_number(ch, W).ok_or(ParseError {
                 index,
                 kind: ParseErrorKind::InvalidCharacter(ch),
             })?;
@@ -237,25 +307,25 @@ impl<const W: usize, const H: usize> Position<W, H> {
 
     /// Stones of the player to move.
     #[inline]
-    pub const fn current(&self) -> u64 {
+    pub fn current(&self) -> B {
         self.current
     }
 
     /// All stones.
     #[inline]
-    pub const fn mask(&self) -> u64 {
+    pub fn mask(&self) -> B {
         self.mask
     }
 
     /// Stones of the player who just moved.
     #[inline]
-    pub const fn opponent(&self) -> u64 {
+    pub fn opponent(&self) -> B {
         self.current ^ self.mask
     }
 
     /// The exact key `current + mask`, unique to the position, below `2^(W * (H + 1))`.
     #[inline]
-    pub const fn key(&self) -> u64 {
+    pub fn key(&self) -> B {
         self.current + self.mask
     }
 
@@ -267,42 +337,42 @@ impl<const W: usize, const H: usize> Position<W, H> {
 
     /// The mask of column `col` (0-based).
     #[inline]
-    pub const fn column_mask(col: usize) -> u64 {
-        ((1u64 << H) - 1) << (col * Self::H1)
+    pub fn column_mask(col: usize) -> B {
+        ((B::ONE << H) - B::ONE) << (col * Self::H1)
     }
 
     #[inline]
-    const fn top_mask(col: usize) -> u64 {
-        1u64 << (H - 1 + col * Self::H1)
+    fn top_mask(col: usize) -> B {
+        B::ONE << (H - 1 + col * Self::H1)
     }
 
     #[inline]
-    const fn bottom_mask(col: usize) -> u64 {
-        1u64 << (col * Self::H1)
+    fn bottom_mask(col: usize) -> B {
+        B::ONE << (col * Self::H1)
     }
 
     /// The column (0-based) of a one-bit move.
     #[inline]
-    pub const fn column_of(bit: u64) -> usize {
+    pub fn column_of(bit: B) -> usize {
         bit.trailing_zeros() as usize / Self::H1
     }
 
     /// True when column `col` (0-based) has room.
     #[inline]
-    pub const fn can_play(&self, col: usize) -> bool {
-        col < W && self.mask & Self::top_mask(col) == 0
+    pub fn can_play(&self, col: usize) -> bool {
+        col < W && self.mask & Self::top_mask(col) == B::ZERO
     }
 
     /// The cell a stone dropped in each column would take, as a bitboard.
     #[inline]
-    pub const fn possible(&self) -> u64 {
-        (self.mask + Self::BOTTOM) & Self::BOARD
+    pub fn possible(&self) -> B {
+        (self.mask + Self::bottom()) & Self::board()
     }
 
     /// Plays a one-bit move (a cell of [`Position::possible`]).
     #[inline]
-    pub fn play(&mut self, bit: u64) {
-        debug_assert!(bit.count_ones() == 1 && bit & self.possible() != 0);
+    pub fn play(&mut self, bit: B) {
+        debug_assert!(bit.count_ones() == 1 && bit & self.possible() != B::ZERO);
         self.current ^= self.mask;
         self.mask |= bit;
         self.moves += 1;
@@ -317,7 +387,7 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// The position after a one-bit move.
     #[inline]
     #[must_use]
-    pub fn after(&self, bit: u64) -> Self {
+    pub fn after(&self, bit: B) -> Self {
         let mut p = *self;
         p.play(bit);
         p
@@ -327,25 +397,25 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// move.
     #[inline]
     pub fn is_winning_move(&self, col: usize) -> bool {
-        self.winning() & self.possible() & Self::column_mask(col) != 0
+        self.winning() & self.possible() & Self::column_mask(col) != B::ZERO
     }
 
     /// True when the player to move can win at once.
     #[inline]
     pub fn can_win_next(&self) -> bool {
-        self.winning() & self.possible() != 0
+        self.winning() & self.possible() != B::ZERO
     }
 
     /// Empty cells that would complete a four for the player to move.
     #[inline]
-    pub fn winning(&self) -> u64 {
-        winning_cells::<W, H>(self.current, self.mask)
+    pub fn winning(&self) -> B {
+        winning_cells::<W, H, B>(self.current, self.mask)
     }
 
     /// Empty cells that would complete a four for the player who just moved.
     #[inline]
-    pub fn opponent_winning(&self) -> u64 {
-        winning_cells::<W, H>(self.opponent(), self.mask)
+    pub fn opponent_winning(&self) -> B {
+        winning_cells::<W, H, B>(self.opponent(), self.mask)
     }
 
     /// Moves of the player to move that do not hand the opponent an immediate win: a forced
@@ -353,20 +423,20 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// cell right below an opponent threat. The player to move must not be able to win at
     /// once (callers check [`Position::can_win_next`] first).
     #[inline]
-    pub fn non_losing_moves(&self) -> u64 {
+    pub fn non_losing_moves(&self) -> B {
         self.non_losing_moves_and_threats().0
     }
 
     /// [`Position::non_losing_moves`], and the opponent's winning cells
     /// ([`Position::opponent_winning`]) it was computed from.
     #[inline]
-    pub(crate) fn non_losing_moves_and_threats(&self) -> (u64, u64) {
+    pub(crate) fn non_losing_moves_and_threats(&self) -> (B, B) {
         let mut possible = self.possible();
         let opp_win = self.opponent_winning();
         let forced = possible & opp_win;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return (0, opp_win);
+        if forced != B::ZERO {
+            if forced & (forced - B::ONE) != B::ZERO {
+                return (B::ZERO, opp_win);
             }
             possible = forced;
         }
@@ -376,23 +446,23 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// True when every column holds an even number of stones.
     #[inline]
     pub(crate) fn columns_even(&self) -> bool {
-        (self.mask + Self::BOTTOM) & Self::ODD_ROWS == 0
+        (self.mask + Self::bottom()) & Self::odd_rows() == B::ZERO
     }
 
     /// The mirror image (column `c` becomes column `W - 1 - c`); it has the same score.
     #[must_use]
     pub fn mirror(&self) -> Self {
         Position {
-            current: mirror_bits::<W, H>(self.current),
-            mask: mirror_bits::<W, H>(self.mask),
+            current: mirror_bits::<W, H, B>(self.current),
+            mask: mirror_bits::<W, H, B>(self.mask),
             moves: self.moves,
         }
     }
 
     /// The key of the mirror image, computed without building it.
     #[inline]
-    pub fn mirror_key(&self) -> u64 {
-        mirror_bits::<W, H>(self.key())
+    pub fn mirror_key(&self) -> B {
+        mirror_bits::<W, H, B>(self.key())
     }
 
     /// Number of stones in column `col` (0-based).
@@ -403,37 +473,37 @@ impl<const W: usize, const H: usize> Position<W, H> {
     /// The stone at (`col`, `row`), 0-based from the bottom left: `Some(true)` for the first
     /// player, `Some(false)` for the second, `None` for an empty cell.
     pub fn cell(&self, col: usize, row: usize) -> Option<bool> {
-        let bit = 1u64 << (col * Self::H1 + row);
-        if self.mask & bit == 0 {
+        let bit = B::ONE << (col * Self::H1 + row);
+        if self.mask & bit == B::ZERO {
             return None;
         }
         // The first player is to move after an even number of moves.
         let current_is_first = self.moves % 2 == 0;
-        Some((self.current & bit != 0) == current_is_first)
+        Some((self.current & bit != B::ZERO) == current_is_first)
     }
 }
 
-impl<const W: usize, const H: usize> Default for Position<W, H> {
+impl<const W: usize, const H: usize, B: Bitboard> Default for Position<W, H, B> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const W: usize, const H: usize> std::str::FromStr for Position<W, H> {
+impl<const W: usize, const H: usize, B: Bitboard> std::str::FromStr for Position<W, H, B> {
     type Err = ParseError;
     fn from_str(s: &str) -> Result<Self, ParseError> {
         Self::parse(s)
     }
 }
 
-impl<const W: usize, const H: usize> fmt::Debug for Position<W, H> {
+impl<const W: usize, const H: usize, B: Bitboard> fmt::Debug for Position<W, H, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Position({} moves, key {:#x})", self.moves, self.key())
     }
 }
 
 /// Draws the board, top row first: `X` for the first player, `O` for the second, `.` empty.
-impl<const W: usize, const H: usize> fmt::Display for Position<W, H> {
+impl<const W: usize, const H: usize, B: Bitboard> fmt::Display for Position<W, H, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in (0..H).rev() {
             for col in 0..W {
@@ -449,11 +519,11 @@ impl<const W: usize, const H: usize> fmt::Display for Position<W, H> {
             }
             writeln!(f)?;
         }
-        for col in 1..=W {
-            if col > 1 {
+        for col in 0..W {
+            if col > 0 {
                 f.write_str(" ")?;
             }
-            write!(f, "{col}")?;
+            write!(f, "{}", column_char(col).unwrap_or('?'))?;
         }
         Ok(())
     }
@@ -461,7 +531,7 @@ impl<const W: usize, const H: usize> fmt::Display for Position<W, H> {
 
 /// Empty cells of the board that complete a four with the stones `p`.
 #[inline]
-pub(crate) fn winning_cells<const W: usize, const H: usize>(p: u64, mask: u64) -> u64 {
+pub(crate) fn winning_cells<const W: usize, const H: usize, B: Bitboard>(p: B, mask: B) -> B {
     let h1 = H + 1;
     // Vertical: three stones below the cell.
     let mut r = (p << 1) & (p << 2) & (p << 3);
@@ -474,16 +544,16 @@ pub(crate) fn winning_cells<const W: usize, const H: usize>(p: u64, mask: u64) -
         r |= t & (p << s);
         r |= t & (p >> (3 * s));
     }
-    r & (Position::<W, H>::BOARD ^ mask)
+    r & (Position::<W, H, B>::board() ^ mask)
 }
 
 /// True when the cells `p` (a subset of the board) contain four in a row.
 #[inline]
-pub(crate) fn has_four<const W: usize, const H: usize>(p: u64) -> bool {
+pub(crate) fn has_four<const W: usize, const H: usize, B: Bitboard>(p: B) -> bool {
     let h1 = H + 1;
     for s in [1, h1, h1 - 1, h1 + 1] {
         let m = p & (p >> s);
-        if m & (m >> (2 * s)) != 0 {
+        if m & (m >> (2 * s)) != B::ZERO {
             return true;
         }
     }
@@ -492,10 +562,10 @@ pub(crate) fn has_four<const W: usize, const H: usize>(p: u64) -> bool {
 
 /// Reverses the column order of a bitboard (spare bits included).
 #[inline]
-fn mirror_bits<const W: usize, const H: usize>(b: u64) -> u64 {
+fn mirror_bits<const W: usize, const H: usize, B: Bitboard>(b: B) -> B {
     let h1 = H + 1;
-    let col = (1u64 << h1) - 1;
-    let mut out = 0;
+    let col = (B::ONE << h1) - B::ONE;
+    let mut out = B::ZERO;
     for c in 0..W {
         out |= ((b >> (c * h1)) & col) << ((W - 1 - c) * h1);
     }
@@ -510,10 +580,10 @@ mod tests {
 
     #[test]
     fn layout_constants() {
-        assert_eq!(P::BOTTOM.count_ones(), 7);
-        assert_eq!(P::BOARD.count_ones(), 42);
-        assert_eq!(P::EVEN_ROWS.count_ones(), 21);
-        assert_eq!(P::ODD_ROWS.count_ones(), 21);
+        assert_eq!(P::bottom().count_ones(), 7);
+        assert_eq!(P::board().count_ones(), 42);
+        assert_eq!(P::even_rows().count_ones(), 21);
+        assert_eq!(P::odd_rows().count_ones(), 21);
         assert_eq!(key_bits(7, 6), 49);
     }
 
@@ -581,6 +651,72 @@ mod tests {
         // A cell right below an opponent threat is never offered.
         let p = P::parse("2233").unwrap(); // X: b1 c1, O: b2 c2; X to move
         assert!(p.non_losing_moves() & P::column_mask(0) != 0);
+    }
+
+    #[test]
+    fn move_strings_name_columns_10_to_12_with_letters() {
+        type P12 = Position<12, 4>;
+        let cols = [5, 9, 6, 11, 10, 0, 8];
+        let s = format_moves(&cols);
+        assert_eq!(s, "6a7cb19");
+        let mut q = P12::new();
+        for &c in &cols {
+            q.play_col(c);
+        }
+        assert_eq!(P12::parse(&s), Ok(q));
+        assert_eq!(P12::parse("6A7CB19"), Ok(q));
+        assert_eq!(
+            Position::<10, 4>::parse("b").unwrap_err().kind(),
+            &ParseErrorKind::ColumnOutOfRange(11)
+        );
+        assert_eq!(
+            P12::parse("d").unwrap_err().kind(),
+            &ParseErrorKind::InvalidCharacter('d')
+        );
+        // Boards of at most 9 columns keep the classic format: letters are not columns.
+        assert_eq!(
+            Position::<9, 6>::parse("a").unwrap_err().kind(),
+            &ParseErrorKind::InvalidCharacter('a')
+        );
+        assert!(P12::new().to_string().ends_with("1 2 3 4 5 6 7 8 9 a b c"));
+        assert_eq!(column_char(12), None);
+    }
+
+    #[test]
+    fn wide_positions_keep_unique_keys_and_mirror() {
+        // 9 x 7 needs 80 bits: keys unique on a small tree, mirror as on u64 boards.
+        type Q = Position<9, 7, u128>;
+        assert_eq!(Q::board().count_ones(), 63);
+        let mut seen = std::collections::HashMap::new();
+        fn walk(p: Q, depth: u32, seen: &mut std::collections::HashMap<u128, (u128, u128)>) {
+            let e = seen.entry(p.key()).or_insert((p.current(), p.mask()));
+            assert_eq!(*e, (p.current(), p.mask()));
+            assert_eq!(p.mirror_key(), p.mirror().key());
+            if depth == 0 {
+                return;
+            }
+            for c in 0..9 {
+                if p.can_play(c) && !p.is_winning_move(c) {
+                    let mut q = p;
+                    q.play_col(c);
+                    walk(q, depth - 1, seen);
+                }
+            }
+        }
+        walk(Q::new(), 4, &mut seen);
+        assert!(seen.len() > 1000);
+        // A column filled to the top of the last column: the highest bits of the key.
+        let p = Q::parse("9999999").unwrap();
+        assert!(p.key() >> 64 != 0);
+        assert!(!p.can_play(8) && p.can_play(7));
+        assert_eq!(p.mirror().mirror(), p);
+        // 8 x 8 and 12 x 9 play, win and refuse the same way.
+        assert_eq!(
+            Position::<8, 8, u128>::parse("1212121").unwrap_err().kind(),
+            &ParseErrorKind::AlreadyWon(1)
+        );
+        let p = Position::<12, 9, u128>::parse("cbcbcb").unwrap();
+        assert!(p.is_winning_move(11) && p.can_win_next() && !p.is_winning_move(10));
     }
 
     #[test]

@@ -28,6 +28,12 @@
 //!   (`odd_threat_bound`, checked the same way). This is an upper bound for the second
 //!   player to move, and, tried after each of its moves, a lower bound for the first.
 //!
+//! Both parity bounds rest on the follower taking the cell above each of the leader's
+//! moves, which pairs the cells of a column only when its height is even: `negamax` calls
+//! them only when `H % 2 == 0`, so on odd heights the search is the plain alpha-beta with
+//! the bounds from the moves left (the wide-board tests check that the node counts with and
+//! without `Params::claim_even` agree there, and the scores against minimax).
+//!
 //! # Where the table is used
 //!
 //! - Probe and store on even plies only (positions where the first player is to move). Odd
@@ -40,6 +46,7 @@
 //!
 //! The thresholds live in [`Params`]; BENCHMARKS.md records how they were chosen.
 
+use crate::bitboard::Bitboard;
 use crate::ordering::{column_order, threat_score, threat_scores, MoveList};
 use crate::position::{has_four, winning_cells, Position};
 use crate::sync::{AtomicU64, Ordering};
@@ -137,7 +144,7 @@ pub(crate) struct Shared<'a> {
 }
 
 /// The state of one thread's search.
-pub(crate) struct Searcher<'a, const W: usize, const H: usize> {
+pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64> {
     shared: Shared<'a>,
     params: Params,
     /// Nodes searched (forced moves played through are not counted).
@@ -145,6 +152,7 @@ pub(crate) struct Searcher<'a, const W: usize, const H: usize> {
     aborted: bool,
     /// Whether this thread puts off children other threads are searching.
     defers: bool,
+    _word: std::marker::PhantomData<B>,
 }
 
 /// Bounds of the score proven so far by a driver; `lower == upper` once exact.
@@ -154,7 +162,7 @@ pub(crate) struct Window {
     pub upper: i32,
 }
 
-impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
+impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     const CELLS: i32 = (W * H) as i32;
     const ORDER: [usize; W] = column_order::<W>();
 
@@ -165,6 +173,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             nodes: 0,
             aborted: false,
             defers: thread > 0 || !params.only_helpers_defer,
+            _word: std::marker::PhantomData,
         }
     }
 
@@ -175,7 +184,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
     }
 
     /// The score bounds of a position before any search.
-    pub(crate) fn initial_window(pos: &Position<W, H>) -> Window {
+    pub(crate) fn initial_window(pos: &Position<W, H, B>) -> Window {
         let m = pos.moves() as i32;
         Window {
             lower: -(Self::CELLS - m) / 2,
@@ -199,12 +208,17 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
     /// `>= beta` a lower bound, anything between exact.
     ///
     /// The player to move must not be able to win at once, and the game must not be over.
-    pub(crate) fn negamax(&mut self, pos: &Position<W, H>, mut alpha: i32, mut beta: i32) -> i32 {
+    pub(crate) fn negamax(
+        &mut self,
+        pos: &Position<W, H, B>,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!pos.can_win_next());
         let (next, opp_threats) = pos.non_losing_moves_and_threats();
         let moves = pos.moves() as i32;
-        if next == 0 {
+        if next == B::ZERO {
             // Every move lets the opponent win at once.
             return -(Self::CELLS - moves) / 2;
         }
@@ -212,7 +226,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             // The opponent cannot win with the last stone: a draw.
             return 0;
         }
-        if next & (next - 1) == 0 {
+        if next & (next - B::ONE) == B::ZERO {
             // One move does not lose at once: play it through without counting a node.
             return -self.negamax(&pos.after(next), -beta, -alpha);
         }
@@ -295,14 +309,14 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             // at once first, so that the misses overlap.
             if self.params.prefetch {
                 let mut rest = next;
-                while rest != 0 {
+                while rest != B::ZERO {
                     let mv = rest & rest.wrapping_neg();
                     rest ^= mv;
                     self.shared.table.prefetch(pos.after(mv).key());
                 }
             }
             let mut rest = next;
-            while rest != 0 {
+            while rest != B::ZERO {
                 let mv = rest & rest.wrapping_neg();
                 rest ^= mv;
                 let child = pos.after(mv);
@@ -323,7 +337,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         let start = self.nodes;
         let alpha0 = alpha;
         let mut best = i32::MIN;
-        let mut best_move = 0u64;
+        let mut best_move = B::ZERO;
         let mut cutoff = None;
         // With several threads, near the root: announce that this node is being searched,
         // and put off children another thread is searching now (ABDADA's idea) so that the
@@ -332,12 +346,14 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             .shared
             .busy
             .filter(|_| (moves as u32) < self.params.defer_below);
-        let marked = busy.is_some_and(|b| b.enter(key));
+        let marked = busy.is_some_and(|b| b.enter(key.fold64()));
 
         // The table's move first, before the others are scored: when it cuts, as it mostly
         // does, ordering them would be wasted.
-        let first = tt_move.map_or(0, |c| next & Position::<W, H>::column_mask(c as usize));
-        if first != 0 {
+        let first = tt_move.map_or(B::ZERO, |c| {
+            next & Position::<W, H, B>::column_mask(c as usize)
+        });
+        if first != B::ZERO {
             let v = -self.negamax(&pos.after(first), -beta, -alpha);
             (best, best_move) = (v, first);
             if v >= beta {
@@ -348,7 +364,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         }
 
         if cutoff.is_none() && !self.aborted {
-            let mut list = MoveList::<W>::new();
+            let mut list = MoveList::<W, B>::new();
             let threats = (moves as u32) < self.params.threat_order_below;
             // A window far from 0 asks whether a side wins quickly: forcing moves (threats the
             // opponent must answer at once) then come first.
@@ -363,11 +379,11 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
                 && (self.params.table_every_ply || moves % 2 == 1)
                 && (moves as u32) >= self.params.etc_below
                 && (moves as u32) + 1 < self.params.table_below;
-            let mut mvs = [0u64; W];
+            let mut mvs = [B::ZERO; W];
             let mut n = 0;
             for &col in Self::ORDER.iter() {
-                let mv = next & !first & Position::<W, H>::column_mask(col);
-                if mv != 0 {
+                let mv = next & !first & Position::<W, H, B>::column_mask(col);
+                if mv != B::ZERO {
                     mvs[n] = mv;
                     n += 1;
                 }
@@ -389,10 +405,10 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
                 list.push(mv, score);
             }
 
-            let mut deferred = [0u64; W];
+            let mut deferred = [B::ZERO; W];
             let (mut n_deferred, mut i, mut second) = (0, 0, false);
             // The first child is never put off: someone must search it.
-            let keep = usize::from(first == 0);
+            let keep = usize::from(first == B::ZERO);
             loop {
                 let mv = if !second && i < list.as_slice().len() {
                     list.as_slice()[i]
@@ -409,7 +425,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
                 if !second
                     && i > keep
                     && self.defers
-                    && busy.is_some_and(|b| b.is_busy(child.key()))
+                    && busy.is_some_and(|b| b.is_busy(child.key().fold64()))
                 {
                     deferred[n_deferred] = mv;
                     n_deferred += 1;
@@ -434,7 +450,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         }
         if marked {
             if let Some(b) = busy {
-                b.leave(key);
+                b.leave(key.fold64());
             }
         }
         if self.aborted {
@@ -448,7 +464,9 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             } else {
                 (best, Bound::Upper, None)
             };
-            let mv = mv.map(|m| Position::<W, H>::column_of(m) as u8).or(tt_move);
+            let mv = mv
+                .map(|m| Position::<W, H, B>::column_of(m) as u8)
+                .or(tt_move);
             let work = self.nodes - start;
             if work < self.params.rescan_work {
                 tt.store_at(slot, value, bound, mv, work);
@@ -468,13 +486,15 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
     #[inline(always)]
     fn parity_bounds(
         &self,
-        pos: &Position<W, H>,
-        next: u64,
-        opp_threats: u64,
+        pos: &Position<W, H, B>,
+        next: B,
+        opp_threats: B,
         mut alpha: i32,
         beta: i32,
         mut max: i32,
     ) -> Result<(i32, i32), i32> {
+        // Their arguments pair the cells of a column: even heights only (module docs).
+        debug_assert!(H % 2 == 0);
         let moves = pos.moves() as i32;
         // The parity bounds are small scores, so they are computed only when the window is
         // near enough to 0 to use them. A follow-up bound is 0, or a loss of the leader with
@@ -485,7 +505,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         if (Self::CELLS - moves) % 2 == 0 {
             // An even number of empty cells: the opponent can follow us up.
             if alpha >= -reach && (self.params.claim_even_general || pos.columns_even()) {
-                if let Some(b) = follow_up_bound::<W, H>(cur, cur ^ mask, opp_threats, mask) {
+                if let Some(b) = follow_up_bound::<W, H, B>(cur, cur ^ mask, opp_threats, mask) {
                     max = max.min(b);
                 }
             }
@@ -494,15 +514,17 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             // any of them are among those with all of them played.
             if self.params.odd_threat_ahead
                 && beta < reach
-                && winning_cells::<W, H>(cur | next, mask) & !next & Position::<W, H>::EVEN_ROWS
-                    != 0
+                && winning_cells::<W, H, B>(cur | next, mask)
+                    & !next
+                    & Position::<W, H, B>::even_rows()
+                    != B::ZERO
             {
                 let mut rest = next;
-                while rest != 0 {
+                while rest != B::ZERO {
                     let mv = rest & rest.wrapping_neg();
                     rest ^= mv;
-                    let threats = winning_cells::<W, H>(cur | mv, mask | mv);
-                    if let Some(b) = odd_threat_bound::<W, H>(cur ^ mask, threats, mask | mv) {
+                    let threats = winning_cells::<W, H, B>(cur | mv, mask | mv);
+                    if let Some(b) = odd_threat_bound::<W, H, B>(cur ^ mask, threats, mask | mv) {
                         if alpha < b {
                             alpha = b;
                             if alpha >= beta {
@@ -515,7 +537,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
         } else {
             if self.params.odd_threat && beta > 1 - reach {
                 // The opponent may hold an odd threat we will have to play under.
-                if let Some(b) = odd_threat_bound::<W, H>(cur, opp_threats, mask) {
+                if let Some(b) = odd_threat_bound::<W, H, B>(cur, opp_threats, mask) {
                     max = max.min(-b);
                 }
             }
@@ -523,8 +545,8 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
             if beta <= reach {
                 // An odd number: after our stone in a column with an odd number of stones,
                 // the opponent leads and we follow up.
-                let odd = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
-                if self.params.claim_even_general || odd & odd.wrapping_sub(1) == 0 {
+                let odd = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::odd_rows();
+                if self.params.claim_even_general || odd & odd.wrapping_sub(B::ONE) == B::ZERO {
                     // Any move will do: one in a column with an even number of stones makes
                     // that column odd, and the count of odd columns even again.
                     let mut rest = if self.params.claim_even_general {
@@ -534,20 +556,20 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
                     };
                     // Our threats on odd rows after any one move are among those with all
                     // of them played.
-                    let mover_threats = winning_cells::<W, H>(cur | next, mask)
+                    let mover_threats = winning_cells::<W, H, B>(cur | next, mask)
                         & !next
-                        & Position::<W, H>::ODD_ROWS
-                        != 0;
-                    while rest != 0 {
+                        & Position::<W, H, B>::odd_rows()
+                        != B::ZERO;
+                    while rest != B::ZERO {
                         let mv = rest & rest.wrapping_neg();
                         rest ^= mv;
                         let threats = if mover_threats {
-                            winning_cells::<W, H>(cur | mv, mask | mv)
+                            winning_cells::<W, H, B>(cur | mv, mask | mv)
                         } else {
-                            0
+                            B::ZERO
                         };
                         if let Some(b) =
-                            follow_up_bound::<W, H>(cur ^ mask, cur | mv, threats, mask | mv)
+                            follow_up_bound::<W, H, B>(cur ^ mask, cur | mv, threats, mask | mv)
                         {
                             if alpha < -b {
                                 alpha = -b;
@@ -572,7 +594,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
     /// finished null-window search.
     pub(crate) fn solve(
         &mut self,
-        pos: &Position<W, H>,
+        pos: &Position<W, H, B>,
         window: &Mutex<Window>,
         thread: usize,
         on_step: &mut dyn FnMut(&Window, u64),
@@ -633,7 +655,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
     }
 
     /// Win (1), draw (0) or loss (-1) for the player to move, or `None` if stopped.
-    pub(crate) fn solve_weak(&mut self, pos: &Position<W, H>) -> Option<i32> {
+    pub(crate) fn solve_weak(&mut self, pos: &Position<W, H, B>) -> Option<i32> {
         if pos.is_full() {
             return Some(0);
         }
@@ -655,35 +677,35 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
 
     /// A column (0-based) that achieves `score`, the exact score of `pos`, or `None` if the
     /// game is over or the search was stopped.
-    pub(crate) fn best_move(&mut self, pos: &Position<W, H>, score: i32) -> Option<usize> {
+    pub(crate) fn best_move(&mut self, pos: &Position<W, H, B>, score: i32) -> Option<usize> {
         if pos.is_full() {
             return None;
         }
         let possible = pos.possible();
         if pos.can_win_next() {
-            let col = Position::<W, H>::column_of(pos.winning() & possible);
+            let col = Position::<W, H, B>::column_of(pos.winning() & possible);
             return Some(col);
         }
         let next = pos.non_losing_moves();
-        if next == 0 {
+        if next == B::ZERO {
             // Lost at once whatever we play: any legal move.
-            return Some(Position::<W, H>::column_of(possible));
+            return Some(Position::<W, H, B>::column_of(possible));
         }
-        if next & (next - 1) == 0 {
-            return Some(Position::<W, H>::column_of(next));
+        if next & (next - B::ONE) == B::ZERO {
+            return Some(Position::<W, H, B>::column_of(next));
         }
-        let mut list = MoveList::<W>::new();
+        let mut list = MoveList::<W, B>::new();
         for &col in Self::ORDER.iter() {
-            let mv = next & Position::<W, H>::column_mask(col);
-            if mv != 0 {
+            let mv = next & Position::<W, H, B>::column_mask(col);
+            if mv != B::ZERO {
                 list.push(mv, threat_score(pos, mv, 0));
             }
         }
         if let Some(e) = self.shared.table.probe(pos.key()) {
             if let Some(c) = e.best_move {
-                let mv = next & Position::<W, H>::column_mask(c as usize);
+                let mv = next & Position::<W, H, B>::column_mask(c as usize);
                 // A stored lower bound that reaches the score was proven by this very move.
-                if mv != 0 && e.bound != Bound::Upper && e.value >= score {
+                if mv != B::ZERO && e.bound != Bound::Upper && e.value >= score {
                     return Some(c as usize);
                 }
                 list.bring_to_front(mv);
@@ -697,7 +719,7 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
                 return None;
             }
             if v <= -score {
-                return Some(Position::<W, H>::column_of(mv));
+                return Some(Position::<W, H, B>::column_of(mv));
             }
         }
         debug_assert!(false, "no move achieves the exact score");
@@ -708,15 +730,15 @@ impl<'a, const W: usize, const H: usize> Searcher<'a, W, H> {
 /// The empty cells of the board `mask`, and those of them in columns with an odd number of
 /// stones (on a board of even height: an odd number of empty cells).
 #[inline]
-fn empty_and_odd<const W: usize, const H: usize>(mask: u64) -> (u64, u64) {
-    let empty = Position::<W, H>::BOARD & !mask;
+fn empty_and_odd<const W: usize, const H: usize, B: Bitboard>(mask: B) -> (B, B) {
+    let empty = Position::<W, H, B>::board() & !mask;
     // The lowest empty cell of every column with an odd number of stones. Adding it to the
     // column's run of empty cells carries out of the board (to the spare bit), leaving the
     // empty cells of the other columns.
-    let odd_free = (mask + Position::<W, H>::BOTTOM) & Position::<W, H>::ODD_ROWS;
+    let odd_free = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::odd_rows();
     (
         empty,
-        empty ^ ((empty + odd_free) & Position::<W, H>::BOARD),
+        empty ^ ((empty + odd_free) & Position::<W, H, B>::board()),
     )
 }
 
@@ -737,23 +759,23 @@ fn empty_and_odd<const W: usize, const H: usize>(mask: u64) -> (u64, u64) {
 /// gets the cells above it (see `sure_threats`), and then the leader loses. `None` when the
 /// leader may still make four.
 #[inline]
-fn follow_up_bound<const W: usize, const H: usize>(
-    leader: u64,
-    follower: u64,
-    follower_threats: u64,
-    mask: u64,
+fn follow_up_bound<const W: usize, const H: usize, B: Bitboard>(
+    leader: B,
+    follower: B,
+    follower_threats: B,
+    mask: B,
 ) -> Option<i32> {
-    let (empty, odd) = empty_and_odd::<W, H>(mask);
-    let (cut, above) = sure_threats::<W, H>(empty, odd, follower_threats);
-    if has_four::<W, H>(leader | (empty & Position::<W, H>::EVEN_ROWS & !cut) | odd) {
+    let (empty, odd) = empty_and_odd::<W, H, B>(mask);
+    let (cut, above) = sure_threats::<W, H, B>(empty, odd, follower_threats);
+    if has_four::<W, H, B>(leader | (empty & Position::<W, H, B>::even_rows() & !cut) | odd) {
         return None;
     }
-    if cut != 0 {
+    if cut != B::ZERO {
         // The follower wins, with at least `above` cells still empty.
         return Some(-1 - above / 2);
     }
-    let sure = follower | (empty & Position::<W, H>::ODD_ROWS & !odd);
-    Some(if has_four::<W, H>(sure) { -1 } else { 0 })
+    let sure = follower | (empty & Position::<W, H, B>::odd_rows() & !odd);
+    Some(if has_four::<W, H, B>(sure) { -1 } else { 0 })
 }
 
 /// The follower's threats it is sure to reach under a follow-up strategy: those on odd rows
@@ -764,14 +786,14 @@ fn follow_up_bound<const W: usize, const H: usize>(
 /// up, and how many cells at least are still empty when the game ends: as many as above the
 /// lowest of the threats (a win at another comes earlier, with this one still open).
 #[inline]
-fn sure_threats<const W: usize, const H: usize>(
-    empty: u64,
-    odd: u64,
-    follower_threats: u64,
-) -> (u64, i32) {
-    let threats = follower_threats & Position::<W, H>::ODD_ROWS & !odd;
-    if threats == 0 {
-        return (0, 0);
+fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
+    empty: B,
+    odd: B,
+    follower_threats: B,
+) -> (B, i32) {
+    let threats = follower_threats & Position::<W, H, B>::odd_rows() & !odd;
+    if threats == B::ZERO {
+        return (B::ZERO, 0);
     }
     // A column's lowest threat has no threat an even number of rows below it (shifted
     // into the next column, a threat lands on an even row, which holds none).
@@ -781,9 +803,9 @@ fn sure_threats<const W: usize, const H: usize>(
         lowest &= !(threats << k);
         k += 2;
     }
-    let cut = empty ^ ((empty + lowest) & Position::<W, H>::BOARD);
+    let cut = empty ^ ((empty + lowest) & Position::<W, H, B>::board());
     let mut row = 1;
-    while lowest & (Position::<W, H>::BOTTOM << row) == 0 {
+    while lowest & (Position::<W, H, B>::bottom() << row) == B::ZERO {
         row += 2;
     }
     (cut, (H - 1 - row) as i32)
@@ -809,29 +831,30 @@ fn sure_threats<const W: usize, const H: usize>(
 /// follower on its rows of the other columns keep the leader from the cells above them
 /// (see `sure_threats`); they end the game no later.
 #[inline]
-fn odd_threat_bound<const W: usize, const H: usize>(
-    leader: u64,
-    follower_threats: u64,
-    mask: u64,
+fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
+    leader: B,
+    follower_threats: B,
+    mask: B,
 ) -> Option<i32> {
-    let (empty, odd) = empty_and_odd::<W, H>(mask);
+    let (empty, odd) = empty_and_odd::<W, H, B>(mask);
     // The lowest empty cell of an odd column is on an odd row: the follower's are even.
-    let mut threats = follower_threats & odd & Position::<W, H>::EVEN_ROWS;
-    if threats == 0 {
+    let mut threats = follower_threats & odd & Position::<W, H, B>::even_rows();
+    if threats == B::ZERO {
         return None;
     }
     // The follower's threats in the other columns may keep the leader from cells too.
-    let (cut, _) = sure_threats::<W, H>(empty, odd, follower_threats);
-    let leader_cells = leader | (empty & Position::<W, H>::EVEN_ROWS & !cut) | odd;
+    let (cut, _) = sure_threats::<W, H, B>(empty, odd, follower_threats);
+    let leader_cells = leader | (empty & Position::<W, H, B>::even_rows() & !cut) | odd;
     let mut best = None;
-    while threats != 0 {
+    while threats != B::ZERO {
         // The lowest threat of a column is the one that comes first.
         let t = threats & threats.wrapping_neg();
-        let col = Position::<W, H>::column_mask(Position::<W, H>::column_of(t));
+        let col = Position::<W, H, B>::column_mask(Position::<W, H, B>::column_of(t));
         threats &= !col;
-        let below = (t - 1) & col;
-        let cells = leader | (leader_cells & !col) | (empty & below & Position::<W, H>::ODD_ROWS);
-        if !has_four::<W, H>(cells) {
+        let below = (t - B::ONE) & col;
+        let cells =
+            leader | (leader_cells & !col) | (empty & below & Position::<W, H, B>::odd_rows());
+        if !has_four::<W, H, B>(cells) {
             // The cells above the threat, left empty at the latest.
             let above = (col & !below & !t).count_ones() as i32;
             let b = above / 2 + 1;
@@ -904,7 +927,8 @@ mod tests {
         // An even number of stones, 30 to 36: the leader, to move, is the first player.
         for p in random_positions(0x5eed, 30, 4, 4000, |_| true) {
             let (leader, follower) = (p.current(), p.current() ^ p.mask());
-            let Some(b) = follow_up_bound::<7, 6>(leader, follower, p.opponent_winning(), p.mask())
+            let Some(b) =
+                follow_up_bound::<7, 6, u64>(leader, follower, p.opponent_winning(), p.mask())
             else {
                 continue;
             };
@@ -923,7 +947,8 @@ mod tests {
         let (mut bounded, mut above_one) = (0, 0);
         // An odd number of stones, 25 to 35: the leader, to move, is the second player.
         for p in random_positions(0x0dd_7ea7, 25, 6, 4000, |p| !p.can_win_next()) {
-            let Some(b) = odd_threat_bound::<7, 6>(p.current(), p.opponent_winning(), p.mask())
+            let Some(b) =
+                odd_threat_bound::<7, 6, u64>(p.current(), p.opponent_winning(), p.mask())
             else {
                 continue;
             };

@@ -20,6 +20,7 @@
 //! Batches: [`Solver::solve_many`] instead spreads positions over the threads, one thread
 //! each, which is the better use of threads for many short solves.
 
+use crate::bitboard::Bitboard;
 use crate::position::{key_bits, Position};
 use crate::search::{Params, Searcher, Shared, Window};
 use crate::sync::AtomicU64;
@@ -219,8 +220,11 @@ impl SolverBuilder {
         self
     }
 
-    /// Builds the solver for `W` x `H` boards, allocating its table.
-    pub fn build<const W: usize, const H: usize>(self) -> Result<Solver<W, H>, BuildError> {
+    /// Builds the solver for `W` x `H` boards on bitboards of type `B` (`u64`, or `u128` for
+    /// boards of more than 64 key bits), allocating its table.
+    pub fn build<const W: usize, const H: usize, B: Bitboard>(
+        self,
+    ) -> Result<Solver<W, H, B>, BuildError> {
         if self.threads == 0 {
             return Err(BuildError {
                 msg: "the number of threads must be at least 1, not 0".into(),
@@ -247,11 +251,13 @@ impl SolverBuilder {
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
             pool: std::sync::OnceLock::new(),
+            _word: std::marker::PhantomData,
         })
     }
 }
 
-/// A Connect-4 solver for `W` x `H` boards (7 x 6 by default) with its own table.
+/// A Connect-4 solver for `W` x `H` boards (7 x 6 by default) on bitboards of type `B`
+/// (`u64` by default; `u128` for boards of more than 64 key bits) with its own table.
 ///
 /// Reuse one solver for many positions: each solve starts a new table generation instead of
 /// clearing, and what earlier solves proved keeps helping.
@@ -265,7 +271,7 @@ impl SolverBuilder {
 /// assert_eq!(s.score, -1);
 /// assert_eq!(solver.solve_weak(&p).unwrap().score, -1);
 /// ```
-pub struct Solver<const W: usize = 7, const H: usize = 6> {
+pub struct Solver<const W: usize = 7, const H: usize = 6, B: Bitboard = u64> {
     table: Table,
     threads: usize,
     pin: bool,
@@ -278,9 +284,10 @@ pub struct Solver<const W: usize = 7, const H: usize = 6> {
     /// thread and kept (its threads sleep between batches): building one per call cost
     /// tens of microseconds per batch. `None` inside when rayon could not build it.
     pool: std::sync::OnceLock<Option<rayon::ThreadPool>>,
+    _word: std::marker::PhantomData<fn() -> B>,
 }
 
-impl<const W: usize, const H: usize> fmt::Debug for Solver<W, H> {
+impl<const W: usize, const H: usize, B: Bitboard> fmt::Debug for Solver<W, H, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Solver")
             .field("table", &self.table)
@@ -303,7 +310,12 @@ impl Solver<7, 6> {
     }
 }
 
-impl<const W: usize, const H: usize> Solver<W, H> {
+impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
+    /// Parses a move string on this solver's board (see [`Position::parse`]).
+    pub fn parse(&self, moves: &str) -> Result<Position<W, H, B>, crate::ParseError> {
+        Position::parse(moves)
+    }
+
     /// The shared table.
     pub fn table(&self) -> &Table {
         &self.table
@@ -335,7 +347,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// The exact score of `pos` and a best move.
-    pub fn solve(&self, pos: &Position<W, H>) -> Result<Solution, Interrupted> {
+    pub fn solve(&self, pos: &Position<W, H, B>) -> Result<Solution, Interrupted> {
         self.solve_with(pos, &mut |_| {})
     }
 
@@ -343,14 +355,14 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// thread (from that thread), with the bounds proven so far.
     pub fn solve_with(
         &self,
-        pos: &Position<W, H>,
+        pos: &Position<W, H, B>,
         on_step: &mut (dyn FnMut(Step) + Send),
     ) -> Result<Solution, Interrupted> {
         self.run(pos, Mode::Exact, on_step, self.threads, true)
     }
 
     /// Win (1), draw (0) or loss (-1) for the player to move, and a move that achieves it.
-    pub fn solve_weak(&self, pos: &Position<W, H>) -> Result<Solution, Interrupted> {
+    pub fn solve_weak(&self, pos: &Position<W, H, B>) -> Result<Solution, Interrupted> {
         self.run(pos, Mode::Weak, &mut |_| {}, self.threads, true)
     }
 
@@ -360,7 +372,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// (BENCHMARKS.md has the measurement). `weak` asks for win/draw/loss only.
     pub fn solve_many(
         &self,
-        positions: &[Position<W, H>],
+        positions: &[Position<W, H, B>],
         weak: bool,
     ) -> Vec<Result<Solution, Interrupted>> {
         self.solve_many_with(positions, weak, &|_, _| {})
@@ -370,14 +382,14 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// as soon as each position is finished (for journals and progress displays).
     pub fn solve_many_with(
         &self,
-        positions: &[Position<W, H>],
+        positions: &[Position<W, H, B>],
         weak: bool,
         on_done: &(dyn Fn(usize, &Result<Solution, Interrupted>) + Sync),
     ) -> Vec<Result<Solution, Interrupted>> {
         use rayon::prelude::*;
         self.table.new_generation();
         let mode = if weak { Mode::Weak } else { Mode::Exact };
-        let one = |(i, p): (usize, &Position<W, H>)| {
+        let one = |(i, p): (usize, &Position<W, H, B>)| {
             let r = self.run(p, mode, &mut |_| {}, 1, false);
             on_done(i, &r);
             r
@@ -400,7 +412,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     }
 
     /// The score of every column: what the player to move gets by playing there.
-    pub fn analyze(&self, pos: &Position<W, H>) -> Result<Analysis, Interrupted> {
+    pub fn analyze(&self, pos: &Position<W, H, B>) -> Result<Analysis, Interrupted> {
         let start = Instant::now();
         let mut scores = vec![None; W];
         let mut nodes = 0;
@@ -409,7 +421,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 continue;
             }
             if pos.is_winning_move(col) {
-                *slot = Some(Searcher::<W, H>::win_now(pos.moves()));
+                *slot = Some(Searcher::<W, H, B>::win_now(pos.moves()));
                 continue;
             }
             let mut child = *pos;
@@ -437,7 +449,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// where it has the move, and re-verified by search.
     pub fn principal_variation(
         &self,
-        pos: &Position<W, H>,
+        pos: &Position<W, H, B>,
         score: i32,
     ) -> Result<Vec<usize>, Interrupted> {
         self.stop_aware(|searcher| {
@@ -464,7 +476,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// Runs `f` on a single searcher of this solver's table.
     fn stop_aware<T>(
         &self,
-        f: impl FnOnce(&mut Searcher<'_, W, H>) -> Option<T>,
+        f: impl FnOnce(&mut Searcher<'_, W, H, B>) -> Option<T>,
     ) -> Result<T, Interrupted> {
         let start = Instant::now();
         let done = StopFlag::new();
@@ -499,7 +511,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// live counters (batches running concurrent solves do that once for all).
     fn run(
         &self,
-        pos: &Position<W, H>,
+        pos: &Position<W, H, B>,
         mode: Mode,
         on_step: &mut (dyn FnMut(Step) + Send),
         threads: usize,
@@ -517,7 +529,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
         let busy = marks.as_ref();
         // What the first finisher leaves: its score and best move.
         let answer: Mutex<Option<(i32, Option<usize>)>> = Mutex::new(None);
-        let best_window = Mutex::new(Searcher::<W, H>::initial_window(pos));
+        let best_window = Mutex::new(Searcher::<W, H, B>::initial_window(pos));
         let on_step = Mutex::new(on_step);
         let nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         // Concurrent single-thread solves of a batch publish on the rayon worker's slot.
@@ -546,7 +558,7 @@ impl<const W: usize, const H: usize> Solver<W, H> {
                 self.pin_failed
                     .store(true, std::sync::atomic::Ordering::Relaxed);
             }
-            let mut searcher = Searcher::<W, H>::new(
+            let mut searcher = Searcher::<W, H, B>::new(
                 self.shared(&done, slot(thread), start, busy),
                 self.params,
                 thread,
@@ -635,15 +647,19 @@ impl<const W: usize, const H: usize> Solver<W, H> {
     /// (the exact-score search for it); for a loss, any move that does not lose at once.
     fn weak_move(
         &self,
-        s: &mut Searcher<'_, W, H>,
-        pos: &Position<W, H>,
+        s: &mut Searcher<'_, W, H, B>,
+        pos: &Position<W, H, B>,
         score: i32,
     ) -> Option<usize> {
         if score >= 0 || pos.is_full() || pos.can_win_next() {
             return s.best_move(pos, score);
         }
         let next = pos.non_losing_moves();
-        let any = if next == 0 { pos.possible() } else { next };
-        Some(Position::<W, H>::column_of(any & any.wrapping_neg()))
+        let any = if next == B::ZERO {
+            pos.possible()
+        } else {
+            next
+        };
+        Some(Position::<W, H, B>::column_of(any & any.wrapping_neg()))
     }
 }

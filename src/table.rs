@@ -1,10 +1,30 @@
 //! The transposition table: one lock-free table shared by every search thread.
 //!
-//! This module owns the table's memory, the slot layout, the key mixing and indexing, and the
-//! replacement rule. It knows positions only as exact keys of `key_bits` bits and scores only
-//! as small integers with a bound; it never searches and never decides what to store.
+//! This module owns the table's memory, the slot layouts, the key mixing and indexing, and the
+//! replacement rule. It knows positions only as exact keys of `key_bits` bits (up to 128, in a
+//! [`Bitboard`] word) and scores only as small integers with a bound; it never searches and
+//! never decides what to store.
 //!
-//! # Why a hit is never wrong
+//! # Two layouts
+//!
+//! A table has one of two slot layouts ([`Layout`]), fixed when it is built from the key width
+//! `K` and the number of buckets `n` (`i = floor(log2 n)`):
+//!
+//! - **One word** ([`Layout::OneWord`]) when `K <= 64` and `i + CHECK_BITS >= K`
+//!   (`CHECK_BITS` = 40): eight one-word slots per bucket, the proof just below. Every board
+//!   up to 40 + 14 = 54 key bits (7 x 6, 8 x 5, 6 x 7, 5 x 8, 9 x 5, ...) gets it at any size
+//!   (1 MiB is 2^14 buckets); 8 x 6 and 7 x 7 (56 bits) from 4 MiB (2^16 buckets), 8 x 7
+//!   (64 bits) from 1 GiB (2^24 buckets); smaller tables give them two words.
+//! - **Two words** ([`Layout::TwoWord`]) otherwise, when `i + WIDE_CHECK_BITS >= K`
+//!   (`WIDE_CHECK_BITS` = 104): four two-word slots per bucket, see "Two-word slots". Every
+//!   board up to 104 key bits gets it at any size; wider keys (9 x 12: 117, 10 x 11: 120, 12 x
+//!   9: 120, 11 x 10: 121, 9 x 13: 126 bits) need `2^(K - 104)` buckets, at most 256 MiB.
+//! - Refused otherwise, with the size the board needs ([`Table::new`]).
+//!
+//! [`Table::layout_for`] is the rule; a test runs it over every board size 4..=12 x 4..=13
+//! whose key fits 128 bits and a range of table sizes.
+//!
+//! # Why a hit is never wrong (one-word slots)
 //!
 //! Every slot is one `AtomicU64`, loaded whole and stored whole, so a reader sees either a
 //! word some thread wrote entirely or zero. A word identifies its key exactly:
@@ -21,6 +41,36 @@
 //!    `floor(log2 n) >= K - CHECK_BITS`. [`Table::new`] refuses any size that breaks this.
 //!
 //! So a race or a collision can cost a miss (an entry overwritten), never a wrong value.
+//!
+//! # Two-word slots
+//!
+//! For keys of more than 64 bits, or too few buckets, the key is mixed by a bijection on
+//! `[0, 2^K)` of `u128` words (`mix128`, same steps), the bucket is the same multiply-shift
+//! on the top 64 bits of `h << (128 - K)`, and a slot keeps `h mod 2^104` in two words:
+//!
+//! ```text
+//! word 1 (data):  | check_hi: bits 64..104 of h (40) | gen | work | move | value | bnd |
+//! word 0:         low 64 bits of h  XOR  word 1
+//! ```
+//!
+//! Word 1 is packed exactly as a one-word slot, with `check_hi` in the check field. A reader
+//! loads both words and accepts them only when `word0 ^ word1` is the low 64 bits of its `h`
+//! and word 1's check field is bits 64..104 of it. Why that is exact:
+//!
+//! - Two words of one write (or of one slot at rest) name `h mod 2^104` exactly; the `h` of
+//!   one bucket form an interval of at most `2^(K - i)` integers (the top 64 bits of
+//!   `h << (128 - K)` form one of at most `ceil(2^64 / n)`, each covering `2^(K - 64)` values
+//!   of `h` when `K > 64`), so `h mod 2^104` pins `h`, hence the key, when `K - i <= 104`.
+//!   Another key's slot is a miss.
+//! - A torn pair (word 0 of one write, word 1 of another, as two stores racing a load can
+//!   give): if both writes were for the reader's key with different entries, `word0 ^ word1`
+//!   is `lo ^ d_a ^ d_b != lo`, a miss. If word 0 comes from a write for another key of the
+//!   bucket, the pair passes only when that key's low 64 bits differ from the reader's by
+//!   exactly `d_a ^ d_b` (the XOR of the two data words): for mixed keys, one chance in 2^64
+//!   per torn read, and torn reads themselves need two stores to one slot racing a load.
+//!   This is the classic lock-free XOR scheme (Hyatt and Mann); the loom models in
+//!   `loom-tests/tests/two_word_slot.rs` run this very code (through `src/sync.rs`) and show
+//!   that a racing read is a miss, never the other write's entry.
 //!
 //! # Slot layout
 //!
@@ -50,6 +100,7 @@
 //! generation is worth less than any entry of the current one, and within a generation the
 //! entry with the least work goes first.
 
+use crate::bitboard::Bitboard;
 use crate::sync::{AtomicU32, AtomicU64, Ordering};
 use std::fmt;
 
@@ -65,6 +116,12 @@ const WORK_BITS: u32 = 6;
 const GEN_BITS: u32 = 5;
 /// Bits of the mixed key kept in a slot.
 pub const CHECK_BITS: u32 = 40;
+/// Bits of the mixed key kept in a two-word slot: 64 in word 0, [`CHECK_BITS`] in word 1.
+pub const WIDE_CHECK_BITS: u32 = 64 + CHECK_BITS;
+/// Two-word slots per bucket (one cache line).
+pub const WIDE_SLOTS_PER_BUCKET: usize = SLOTS_PER_BUCKET / 2;
+/// The widest key a table takes (a `u128` bitboard).
+pub const MAX_KEY_BITS: u32 = 128;
 
 const BOUND_SHIFT: u32 = 0;
 const VALUE_SHIFT: u32 = BOUND_SHIFT + BOUND_BITS;
@@ -89,10 +146,18 @@ const fn field(bits: u32) -> u64 {
 const _: () = assert!(SLOTS_PER_BUCKET == 8);
 // The fields tile the word exactly.
 const _: () = assert!(CHECK_SHIFT + CHECK_BITS == 64);
-// Scores of every board the position layout allows (<= 64 cells) fit the value field.
-const _: () = assert!(32 + VALUE_OFFSET < (1 << VALUE_BITS) && VALUE_OFFSET >= 32);
-// Columns of every board the move-string format allows (<= 9) fit the move field.
-const _: () = assert!(9 < field(MOVE_BITS));
+// Scores of every board the position layout allows fit the value field: a key of at most 128
+// bits means `W * H < 128` cells, so `|score| <= W * H / 2 < 64`.
+const _: () = assert!(MAX_KEY_BITS as i32 / 2 <= VALUE_OFFSET && VALUE_OFFSET >= 32);
+// Columns of every board the move-string format allows (<= 12) fit the move field.
+const _: () = assert!(12 < field(MOVE_BITS));
+// A two-word slot is two words of a bucket's eight: a bucket stays one 64-byte line.
+const _: () = assert!(WIDE_SLOTS_PER_BUCKET * 2 == SLOTS_PER_BUCKET && WIDE_SLOTS_PER_BUCKET <= 8);
+// Word 1 of a two-word slot keeps `WIDE_CHECK_BITS - 64` bits of `h` in the one-word check
+// field, so the two words hold `h mod 2^WIDE_CHECK_BITS` exactly.
+const _: () = assert!(WIDE_CHECK_BITS - 64 == CHECK_BITS);
+// The smallest table (2^14 buckets) identifies every key of at most 118 bits in two words.
+const _: () = assert!(14 + WIDE_CHECK_BITS >= 118);
 // The smallest table (1 MiB = 2^14 buckets) identifies a 7 x 6 key (49 bits) exactly.
 const _: () = assert!(14 + CHECK_BITS >= crate::position::key_bits(7, 6));
 
@@ -264,6 +329,66 @@ pub fn unmix(h: u64, key_bits: u32) -> u64 {
     unxorshift(x, s1)
 }
 
+const MUL1_WIDE: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;
+const MUL2_WIDE: u128 = 0xBF58_476D_1CE4_E5B9_94D0_49BB_1331_11EB;
+
+#[inline]
+const fn key_mask_wide(key_bits: u32) -> u128 {
+    if key_bits >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << key_bits) - 1
+    }
+}
+
+/// [`mix`] for keys of up to 128 bits: the same chain of invertible steps on
+/// `[0, 2^key_bits)`, on `u128` words with 128-bit odd multipliers (the two-word layout).
+#[inline]
+pub fn mix128(key: u128, key_bits: u32) -> u128 {
+    let m = key_mask_wide(key_bits);
+    let s1 = key_bits.div_ceil(2);
+    let s2 = key_bits.div_ceil(3);
+    let mut x = key & m;
+    x ^= x >> s1;
+    x = x.wrapping_mul(MUL1_WIDE) & m;
+    x ^= x >> s2;
+    x = x.wrapping_mul(MUL2_WIDE) & m;
+    x ^= x >> s1;
+    x
+}
+
+/// The inverse of [`mix128`].
+pub fn unmix128(h: u128, key_bits: u32) -> u128 {
+    let m = key_mask_wide(key_bits);
+    let s1 = key_bits.div_ceil(2);
+    let s2 = key_bits.div_ceil(3);
+    let unxorshift = |mut y: u128, s: u32| {
+        let mut x = y;
+        while s > 0 && y != 0 {
+            y >>= s;
+            x ^= y;
+        }
+        x
+    };
+    let mut x = h & m;
+    x = unxorshift(x, s1);
+    x = x.wrapping_mul(inverse_odd_wide(MUL2_WIDE)) & m;
+    x = unxorshift(x, s2);
+    x = x.wrapping_mul(inverse_odd_wide(MUL1_WIDE)) & m;
+    unxorshift(x, s1)
+}
+
+/// The multiplicative inverse of an odd number modulo 2^128 (Newton's iteration).
+const fn inverse_odd_wide(a: u128) -> u128 {
+    let mut x = a;
+    let mut i = 0;
+    while i < 7 {
+        x = x.wrapping_mul(2u128.wrapping_sub(a.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
 /// The multiplicative inverse of an odd number modulo 2^64 (Newton's iteration).
 const fn inverse_odd(a: u64) -> u64 {
     let mut x = a; // correct to 3 bits
@@ -278,8 +403,21 @@ const fn inverse_odd(a: u64) -> u64 {
 /// A slot chosen by [`Table::probe_slot`] for a later [`Table::store_at`].
 #[derive(Clone, Copy, Debug)]
 pub struct Slot {
+    /// The slot's word (one-word layout) or its first word (two-word layout).
     index: usize,
+    /// The check field (one word), or the low 64 bits of `h` (two words).
     check: u64,
+    /// Two words: bits 64..104 of `h`, word 1's check field.
+    check_hi: u64,
+}
+
+/// How a table's slots hold their keys (see the module docs for the rule and the proofs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Eight one-word slots per bucket, keeping [`CHECK_BITS`] bits of the mixed key.
+    OneWord,
+    /// Four two-word slots per bucket, `(h ^ data, data)`, keeping [`WIDE_CHECK_BITS`] bits.
+    TwoWord,
 }
 
 /// The shared transposition table.
@@ -293,6 +431,7 @@ pub struct Table {
     buckets: usize,
     key_bits: u32,
     generation: AtomicU32,
+    two_word: bool,
 }
 
 impl fmt::Debug for Table {
@@ -300,6 +439,7 @@ impl fmt::Debug for Table {
         f.debug_struct("Table")
             .field("buckets", &self.buckets)
             .field("key_bits", &self.key_bits)
+            .field("layout", &self.layout())
             .finish()
     }
 }
@@ -311,9 +451,9 @@ impl Table {
     /// Refused: 0 MiB, more than [`MAX_MIB`], more than the machine's physical memory
     /// ([`physical_memory`]; the OS hands pages over lazily, but a table that cannot fit
     /// would only fail later, in the middle of a solve), a size whose buckets are too few
-    /// for the check bits to identify a key of `key_bits` bits (only possible on boards
-    /// larger than 7 x 6), and memory the OS will not give: every failure is an error,
-    /// never an abort.
+    /// for the check bits to identify a key of `key_bits` bits even in two-word slots (only
+    /// boards of more than 118 key bits; see [`Table::layout_for`]), and memory the OS will
+    /// not give: every failure is an error, never an abort.
     pub fn new(mib: usize, key_bits: u32) -> Result<Table, TableError> {
         if mib == 0 {
             return Err(TableError {
@@ -331,29 +471,39 @@ impl Table {
         Self::with_buckets(bytes / BUCKET_BYTES, key_bits)
     }
 
-    /// A table of exactly `buckets` buckets (at least 1), for tests and models.
-    pub fn with_buckets(buckets: usize, key_bits: u32) -> Result<Table, TableError> {
+    /// The slot layout a table of `buckets` buckets gets for keys of `key_bits` bits, or why
+    /// no table of that size can identify them exactly (the rule of the module docs).
+    pub fn layout_for(buckets: usize, key_bits: u32) -> Result<Layout, TableError> {
         if buckets == 0 {
             return Err(TableError {
                 msg: "a table needs at least one bucket".into(),
             });
         }
-        if !(1..=64).contains(&key_bits) {
+        if !(1..=MAX_KEY_BITS).contains(&key_bits) {
             return Err(TableError {
-                msg: format!("key width {key_bits} is not in 1..=64"),
+                msg: format!("key width {key_bits} is not in 1..={MAX_KEY_BITS}"),
             });
         }
         let index_bits = usize::BITS - 1 - buckets.leading_zeros();
-        if index_bits + CHECK_BITS < key_bits {
-            let need = 1usize << (key_bits - CHECK_BITS);
-            return Err(TableError {
+        if key_bits <= 64 && index_bits + CHECK_BITS >= key_bits {
+            Ok(Layout::OneWord)
+        } else if index_bits + WIDE_CHECK_BITS >= key_bits {
+            Ok(Layout::TwoWord)
+        } else {
+            let need = 1usize << (key_bits - WIDE_CHECK_BITS);
+            Err(TableError {
                 msg: format!(
                     "a table of {buckets} buckets cannot identify {key_bits}-bit keys exactly; \
                      this board needs at least {} MiB",
                     (need * BUCKET_BYTES).div_ceil(1 << 20)
                 ),
-            });
+            })
         }
+    }
+
+    /// A table of exactly `buckets` buckets (at least 1), for tests and models.
+    pub fn with_buckets(buckets: usize, key_bits: u32) -> Result<Table, TableError> {
+        let layout = Self::layout_for(buckets, key_bits)?;
         let len = buckets
             .checked_mul(SLOTS_PER_BUCKET * 8)
             .map(|bytes| bytes / 8)
@@ -366,7 +516,17 @@ impl Table {
             buckets,
             key_bits,
             generation: AtomicU32::new(0),
+            two_word: layout == Layout::TwoWord,
         })
+    }
+
+    /// The slot layout (see the module docs).
+    pub fn layout(&self) -> Layout {
+        if self.two_word {
+            Layout::TwoWord
+        } else {
+            Layout::OneWord
+        }
     }
 
     /// Number of buckets.
@@ -409,14 +569,18 @@ impl Table {
 
     /// Asks the CPU to start loading the bucket of `key`.
     #[inline]
-    pub fn prefetch(&self, key: u64) {
-        let (first, _) = self.locate(key);
+    pub fn prefetch<K: Bitboard>(&self, key: K) {
+        let first = if self.two_word {
+            self.locate_wide(key.to_u128()).0
+        } else {
+            self.locate(key.low_u64()).0
+        };
         self.slots.prefetch(first);
     }
 
     /// The entry stored for `key`, if any. `key` must be below `2^key_bits`.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<Entry> {
+    pub fn probe<K: Bitboard>(&self, key: K) -> Option<Entry> {
         self.probe_slot(key).0
     }
 
@@ -425,7 +589,17 @@ impl Table {
     /// least worth (see "Replacement" above). One pass over the bucket without branches on
     /// its contents, so that it costs one cache line and no mispredictions.
     #[inline]
-    pub fn probe_slot(&self, key: u64) -> (Option<Entry>, Slot) {
+    pub fn probe_slot<K: Bitboard>(&self, key: K) -> (Option<Entry>, Slot) {
+        if self.two_word {
+            self.probe_slot_wide(key.to_u128())
+        } else {
+            self.probe_slot_narrow(key.low_u64())
+        }
+    }
+
+    /// [`Table::probe_slot`] on one-word slots.
+    #[inline]
+    fn probe_slot_narrow(&self, key: u64) -> (Option<Entry>, Slot) {
         let (first, check) = self.locate(key);
         let generation = self.generation() as u64;
         let mut words = [0u64; SLOTS_PER_BUCKET];
@@ -456,6 +630,7 @@ impl Table {
             Slot {
                 index: first + j,
                 check,
+                check_hi: 0,
             },
         )
     }
@@ -472,6 +647,10 @@ impl Table {
             work: (63 - (work | 1).leading_zeros()).min(MAX_WORK) as u8,
             generation: self.generation(),
         };
+        if self.two_word {
+            self.write_pair(slot.index, slot.check, slot.check_hi, &entry);
+            return;
+        }
         // ORDERING: Relaxed: one whole-word store; readers need no other memory with it.
         self.slots
             .get(slot.index)
@@ -481,7 +660,24 @@ impl Table {
     /// Stores a result for `key` (below `2^key_bits`): `value` with its `bound`, the best
     /// column if known, and `work`, the number of nodes the search took.
     #[inline]
-    pub fn store(&self, key: u64, value: i32, bound: Bound, best_move: Option<u8>, work: u64) {
+    pub fn store<K: Bitboard>(
+        &self,
+        key: K,
+        value: i32,
+        bound: Bound,
+        best_move: Option<u8>,
+        work: u64,
+    ) {
+        if self.two_word {
+            self.store_wide(key.to_u128(), value, bound, best_move, work);
+        } else {
+            self.store_narrow(key.low_u64(), value, bound, best_move, work);
+        }
+    }
+
+    /// [`Table::store`] on one-word slots.
+    #[inline]
+    fn store_narrow(&self, key: u64, value: i32, bound: Bound, best_move: Option<u8>, work: u64) {
         let (first, check) = self.locate(key);
         let generation = self.generation();
         let work_log = (63 - (work | 1).leading_zeros()).min(MAX_WORK) as u8;
@@ -521,6 +717,105 @@ impl Table {
         self.slots
             .get(victim)
             .store(pack(check, &entry), Ordering::Relaxed);
+    }
+
+    /// The first word of the bucket of `key`, the low 64 bits of its mixed key and bits
+    /// 64..104 of it (two-word layout; see the module docs).
+    #[inline]
+    fn locate_wide(&self, key: u128) -> (usize, u64, u64) {
+        let k = self.key_bits;
+        let h = mix128(key, k);
+        let top = if k <= 64 {
+            (h as u64) << (64 - k)
+        } else {
+            (h >> (k - 64)) as u64
+        };
+        let b = ((top as u128 * self.buckets as u128) >> 64) as usize;
+        (
+            b * SLOTS_PER_BUCKET,
+            h as u64,
+            (h >> 64) as u64 & field(CHECK_BITS),
+        )
+    }
+
+    /// Loads the two words of the two-word slot at `index` (its first word).
+    #[inline]
+    fn read_pair(&self, index: usize) -> (u64, u64) {
+        // ORDERING: Relaxed on both: each pair is self-verifying (word 0 is word 1 XOR the
+        // key, checked by `pair_matches`), so a reader needs no order between the words or
+        // with any other memory; a pair from two different writes fails the check.
+        let w0 = self.slots.get(index).load(Ordering::Relaxed);
+        let w1 = self.slots.get(index + 1).load(Ordering::Relaxed);
+        (w0, w1)
+    }
+
+    /// True when the words `(w0, w1)` of a two-word slot hold an entry for the key whose
+    /// mixed low bits are `lo` and high check bits `hi`.
+    #[inline]
+    fn pair_matches(w0: u64, w1: u64, lo: u64, hi: u64) -> bool {
+        w1 & field(BOUND_BITS) != 0 && w0 ^ w1 == lo && check_of(w1) == hi
+    }
+
+    /// Writes an entry into the two-word slot at `index` as `(lo ^ data, data)`.
+    #[inline]
+    fn write_pair(&self, index: usize, lo: u64, hi: u64, entry: &Entry) {
+        let data = pack(hi, entry);
+        // ORDERING: Relaxed on both: the pair carries its own check (see `read_pair`), so a
+        // reader that sees one word of this write and one of another gets a miss; neither
+        // store publishes any other memory.
+        self.slots.get(index).store(lo ^ data, Ordering::Relaxed);
+        self.slots.get(index + 1).store(data, Ordering::Relaxed);
+    }
+
+    /// [`Table::probe_slot`] on two-word slots.
+    #[inline(never)]
+    fn probe_slot_wide(&self, key: u128) -> (Option<Entry>, Slot) {
+        let (first, lo, hi) = self.locate_wide(key);
+        let generation = self.generation() as u64;
+        let mut best = u64::MAX;
+        let mut found = None;
+        for j in 0..WIDE_SLOTS_PER_BUCKET {
+            let (w0, w1) = self.read_pair(first + 2 * j);
+            let used = w1 & field(BOUND_BITS) != 0;
+            let current = ((w1 >> GEN_SHIFT) & field(GEN_BITS) == generation) as u64;
+            let worth = 2 + ((w1 >> WORK_SHIFT) & field(WORK_BITS)) + 64 * current;
+            let rank = if Self::pair_matches(w0, w1, lo, hi) {
+                0
+            } else if !used {
+                1
+            } else {
+                worth
+            };
+            if rank << 3 | (j as u64) < best {
+                best = rank << 3 | j as u64;
+                if rank == 0 {
+                    found = unpack(w1);
+                }
+            }
+        }
+        let j = (best & 7) as usize;
+        (
+            found,
+            Slot {
+                index: first + 2 * j,
+                check: lo,
+                check_hi: hi,
+            },
+        )
+    }
+
+    /// [`Table::store`] on two-word slots.
+    #[inline(never)]
+    fn store_wide(&self, key: u128, value: i32, bound: Bound, best_move: Option<u8>, work: u64) {
+        let (found, slot) = self.probe_slot_wide(key);
+        let entry = Entry {
+            value,
+            bound,
+            best_move: best_move.or(found.and_then(|e| e.best_move)),
+            work: (63 - (work | 1).leading_zeros()).min(MAX_WORK) as u8,
+            generation: self.generation(),
+        };
+        self.write_pair(slot.index, slot.check, slot.check_hi, &entry);
     }
 
     /// The fraction of sampled slots (the first 8192; keys are spread evenly) that hold an
@@ -823,9 +1118,14 @@ mod tests {
         assert!(Table::new(MAX_MIB + 1, 49).is_err());
         assert!(Table::new(1, 49).is_ok());
         assert!(Table::new(3, 49).is_ok());
-        // A 64-bit key needs 2^24 buckets.
-        let e = Table::with_buckets((1 << 24) - 1, 64).unwrap_err();
-        assert!(e.to_string().contains("MiB"), "{e}");
+        // A 64-bit key needs 2^24 buckets for one-word slots, two words below.
+        assert_eq!(Table::layout_for(1 << 24, 64), Ok(Layout::OneWord));
+        assert_eq!(Table::layout_for((1 << 24) - 1, 64), Ok(Layout::TwoWord));
+        // A 126-bit key (9 x 13) needs 2^22 buckets (256 MiB) even in two words.
+        let e = Table::with_buckets((1 << 22) - 1, 126).unwrap_err();
+        assert!(e.to_string().contains("256 MiB"), "{e}");
+        assert!(Table::layout_for(1 << 22, 126).is_ok());
+        assert!(Table::layout_for(1, 129).is_err() && Table::layout_for(1, 0).is_err());
         // More buckets than the address space holds.
         assert!(Table::with_buckets(usize::MAX / 8, 49).is_err());
     }
@@ -847,6 +1147,159 @@ mod tests {
             let e = Table::new(mib, 49).unwrap_err();
             assert!(e.to_string().contains("memory"), "{e}");
         }
+    }
+
+    /// Every board size the crate allows (4..=12 x 4..=13 with a key of at most 128 bits),
+    /// over table sizes from 1 MiB to 1 TiB: the layout follows the rule of the module docs,
+    /// the slots keep enough bits of the mixed key for the proof, and the default size
+    /// serves every board.
+    #[test]
+    fn every_board_and_size_gets_an_exact_layout() {
+        let mut boards = 0;
+        for w in 4..=12usize {
+            for h in 4..=13usize {
+                let k = crate::position::key_bits(w, h);
+                if k > MAX_KEY_BITS {
+                    continue;
+                }
+                boards += 1;
+                for mib in [1usize, 2, 3, 4, 5, 16, 100, 256, 1000, 1024, 4096, MAX_MIB] {
+                    let buckets = mib * (1 << 20) / BUCKET_BYTES;
+                    let i = usize::BITS - 1 - buckets.leading_zeros();
+                    match Table::layout_for(buckets, k) {
+                        Ok(Layout::OneWord) => {
+                            // One word: check bits and index cover the key, which fits u64.
+                            assert!(k <= 64 && i + CHECK_BITS >= k, "{w}x{h} {mib} MiB");
+                        }
+                        Ok(Layout::TwoWord) => {
+                            // Two words only where one word cannot be exact.
+                            assert!(k > 64 || i + CHECK_BITS < k, "{w}x{h} {mib} MiB");
+                            assert!(i + WIDE_CHECK_BITS >= k, "{w}x{h} {mib} MiB");
+                        }
+                        Err(e) => {
+                            assert!(i + WIDE_CHECK_BITS < k, "{w}x{h} {mib} MiB: {e}");
+                            assert!(e.to_string().contains("MiB"));
+                        }
+                    }
+                }
+                let default = crate::solver::DEFAULT_TABLE_MIB * (1 << 20) / BUCKET_BYTES;
+                assert!(Table::layout_for(default, k).is_ok(), "{w}x{h}");
+                // 7 x 6 and everything up to 54 bits: one word at every size.
+                if k <= 54 {
+                    assert_eq!(Table::layout_for(1 << 14, k), Ok(Layout::OneWord));
+                }
+            }
+        }
+        assert_eq!(boards, 9 * 10 - 9);
+    }
+
+    #[test]
+    fn mix128_is_a_bijection() {
+        let mut s = 0x0bad_cafe_1234_5678;
+        for bits in [8u32, 49, 64, 65, 72, 100, 104, 117, 126, 128] {
+            let m = key_mask_wide(bits);
+            for _ in 0..5_000 {
+                let k = ((rng(&mut s) as u128) << 64 | rng(&mut s) as u128) & m;
+                let h = mix128(k, bits);
+                assert!(h <= m);
+                assert_eq!(unmix128(h, bits), k, "bits {bits}");
+            }
+        }
+        let mut seen = vec![false; 1 << 12];
+        for k in 0..1u128 << 12 {
+            let h = mix128(k, 12) as usize;
+            assert!(!seen[h]);
+            seen[h] = true;
+        }
+    }
+
+    /// The two-word proof's interval claim on the real index function: every key of one
+    /// bucket has distinct low `K - floor(log2 n)` bits of its mixed key.
+    #[test]
+    fn wide_check_bits_identify_keys_for_any_size() {
+        for (bits, buckets) in [(16u32, 3usize), (20, 1000), (18, 1), (21, 12_345)] {
+            let t = Table {
+                slots: Slots::zeroed(buckets * SLOTS_PER_BUCKET).unwrap(),
+                buckets,
+                key_bits: bits,
+                generation: AtomicU32::new(0),
+                two_word: true,
+            };
+            let index_bits = usize::BITS - 1 - buckets.leading_zeros();
+            let c = bits - index_bits;
+            let mut seen = std::collections::HashSet::new();
+            for k in 0..1u128 << bits {
+                let (first, lo, _) = t.locate_wide(k);
+                assert!(first / SLOTS_PER_BUCKET < buckets);
+                assert_eq!(lo as u128, mix128(k, bits));
+                assert!(
+                    seen.insert((first, lo & ((1u64 << c) - 1))),
+                    "{bits} {buckets}"
+                );
+            }
+        }
+    }
+
+    /// Two-word tables of 128-bit and 64-bit keys: what a probe returns is exactly what was
+    /// stored for that key, and keys differing only in their high bits do not collide.
+    #[test]
+    fn two_word_store_then_probe_finds_exactly_that_key() {
+        for (bits, mib) in [(126u32, 256usize), (117, 1), (100, 1), (64, 1)] {
+            let t = Table::new(mib, bits).unwrap();
+            assert_eq!(t.layout(), Layout::TwoWord);
+            let m = key_mask_wide(bits);
+            let mut s = 7 + bits as u64;
+            let keys: Vec<u128> = (0..3000)
+                .map(|_| ((rng(&mut s) as u128) << 64 | rng(&mut s) as u128) & m)
+                .collect();
+            for (i, &k) in keys.iter().enumerate() {
+                t.store(
+                    k,
+                    (i % 101) as i32 - 50,
+                    Bound::Lower,
+                    Some((i % 12) as u8),
+                    5,
+                );
+            }
+            let mut hits = 0;
+            for (i, &k) in keys.iter().enumerate() {
+                if let Some(e) = t.probe(k) {
+                    hits += 1;
+                    assert_eq!(e.value, (i % 101) as i32 - 50);
+                    assert_eq!(e.best_move, Some((i % 12) as u8));
+                }
+                // The same key with its top bit flipped was never stored.
+                assert_eq!(t.probe(k ^ (1 << (bits - 1))), None, "{bits}");
+            }
+            assert!(hits > 2900, "{bits}: {hits}");
+            // The one-pass probe picks the slot store would, as in one-word tables.
+            let (hit, slot) = t.probe_slot(keys[0]);
+            t.store_at(slot, 9, Bound::Exact, None, 1);
+            let e = t.probe(keys[0]).unwrap();
+            assert_eq!((e.value, e.bound), (9, Bound::Exact));
+            assert!(hit.is_none() || hit.unwrap().value == -50);
+        }
+    }
+
+    /// A torn pair (word 0 of one write, word 1 of another) is a miss.
+    #[test]
+    fn torn_two_word_slot_is_a_miss() {
+        let t = Table::with_buckets(1, 100).unwrap();
+        let (a, b) = (5u128 << 90 | 3, 9u128 << 90 | 3);
+        t.store(a, 1, Bound::Exact, Some(1), 1);
+        let (_, slot) = t.probe_slot(a);
+        let w0 = t.slots.get(slot.index).load(Ordering::Relaxed);
+        // Overwrite the slot with key b, then put a's word 0 back: a torn pair.
+        let sb = Slot {
+            index: slot.index,
+            ..t.probe_slot(b).1
+        };
+        t.store_at(sb, 2, Bound::Upper, Some(2), 1);
+        assert_eq!(t.probe(b).map(|e| e.value), Some(2));
+        assert_eq!(t.probe(a), None);
+        t.slots.get(slot.index).store(w0, Ordering::Relaxed);
+        assert_eq!(t.probe(a), None);
+        assert_eq!(t.probe(b), None);
     }
 
     /// For several odd sizes, every key in one bucket has distinct check bits: the proof's
@@ -909,21 +1362,21 @@ mod tests {
             t.store(k, 0, Bound::Exact, None, 1 << (k + 4));
         }
         // A ninth key evicts the cheapest (k = 0).
-        t.store(100, 1, Bound::Exact, None, 1 << 10);
-        assert!(t.probe(0).is_none());
-        assert!((1..8).all(|k| t.probe(k).is_some()));
+        t.store(100u64, 1, Bound::Exact, None, 1 << 10);
+        assert!(t.probe(0u64).is_none());
+        assert!((1..8u64).all(|k| t.probe(k).is_some()));
         // After a generation bump, old entries go before current ones, even expensive ones.
         t.new_generation();
-        t.store(200, 1, Bound::Exact, None, 1);
-        t.store(201, 1, Bound::Exact, None, 1);
-        assert!(t.probe(200).is_some() && t.probe(201).is_some());
+        t.store(200u64, 1, Bound::Exact, None, 1);
+        t.store(201u64, 1, Bound::Exact, None, 1);
+        assert!(t.probe(200u64).is_some() && t.probe(201u64).is_some());
         // The cheapest old entries (k = 1, 2) were the victims.
-        assert!(t.probe(1).is_none() && t.probe(2).is_none());
-        assert!(t.probe(7).is_some() && t.probe(100).is_some());
+        assert!(t.probe(1u64).is_none() && t.probe(2u64).is_none());
+        assert!(t.probe(7u64).is_some() && t.probe(100u64).is_some());
         // Same key: overwritten in place, best move kept when the new entry has none.
-        t.store(7, 5, Bound::Lower, Some(3), 10);
-        t.store(7, 6, Bound::Upper, None, 10);
-        let e = t.probe(7).unwrap();
+        t.store(7u64, 5, Bound::Lower, Some(3), 10);
+        t.store(7u64, 6, Bound::Upper, None, 10);
+        let e = t.probe(7u64).unwrap();
         assert_eq!((e.value, e.bound, e.best_move), (6, Bound::Upper, Some(3)));
     }
 
@@ -946,27 +1399,27 @@ mod tests {
         b.new_generation();
         put(200, 2, Bound::Upper, None, 1); // evicts an old entry
         put(5, -3, Bound::Upper, Some(6), 3); // overwrites its own key in place
-        for k in (0..8).chain([100, 200]) {
+        for k in (0..8u64).chain([100, 200]) {
             assert_eq!(a.probe(k), b.probe(k), "key {k}");
             let (hit, _) = b.probe_slot(k);
             assert_eq!(hit, b.probe(k));
         }
-        assert!(b.probe(0).is_none() && b.probe(1).is_none());
-        assert_eq!(b.probe(5).unwrap().value, -3);
+        assert!(b.probe(0u64).is_none() && b.probe(1u64).is_none());
+        assert_eq!(b.probe(5u64).unwrap().value, -3);
     }
 
     #[test]
     fn generation_wraps_and_entries_survive_it() {
         let t = Table::with_buckets(64, 20).unwrap(); // 512 slots: all sampled by `fill`
-        t.store(42, 3, Bound::Exact, Some(2), 5);
+        t.store(42u64, 3, Bound::Exact, Some(2), 5);
         for _ in 0..GENERATIONS + 3 {
             t.new_generation();
         }
         assert_eq!(t.generation() as u32, 3);
-        assert_eq!(t.probe(42).unwrap().value, 3);
+        assert_eq!(t.probe(42u64).unwrap().value, 3);
         assert!(t.fill() > 0.0);
         t.clear();
         assert_eq!(t.fill(), 0.0);
-        assert!(t.probe(42).is_none());
+        assert!(t.probe(42u64).is_none());
     }
 }

@@ -74,6 +74,19 @@ impl std::error::Error for LineError {}
 
 /// Reads one line. A blank line (or only white space) is the empty board.
 pub fn parse_line<const W: usize, const H: usize>(line: &str) -> Result<Case<W, H>, LineError> {
+    let (moves, expected) = split_line(line)?;
+    let position = Position::parse(moves).map_err(LineError::Moves)?;
+    Ok(Case {
+        moves: moves.to_string(),
+        position,
+        expected,
+    })
+}
+
+/// The fields of one line, unchecked against any board: the move string and the expected
+/// score, if any (for readers whose board is chosen at run time, such as
+/// [`crate::Engine::parse_case`]).
+pub fn split_line(line: &str) -> Result<(&str, Option<i32>), LineError> {
     let mut fields = line.split_whitespace();
     let moves = fields.next().unwrap_or("");
     let expected = match fields.next() {
@@ -86,12 +99,7 @@ pub fn parse_line<const W: usize, const H: usize>(line: &str) -> Result<Case<W, 
     if fields.next().is_some() {
         return Err(LineError::TrailingFields);
     }
-    let position = Position::parse(moves).map_err(LineError::Moves)?;
-    Ok(Case {
-        moves: moves.to_string(),
-        position,
-        expected,
-    })
+    Ok((moves, expected))
 }
 
 /// The longest line [`lines`] accepts by default, in bytes (its end-of-line not counted):

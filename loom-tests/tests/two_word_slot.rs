@@ -1,35 +1,168 @@
-//! The design note's argument for XOR verification, as loom models of a stand-alone slot (not
-//! library code): a slot of two atomic words written as `(key, data)` lets a reader pair one
-//! write's key with another write's data; written as `(key ^ data, data)` and accepted only
-//! when `word0 ^ word1 == key`, a torn read is a miss; a slot of one packed word cannot tear.
-//! The production table uses the one-word layout (see `tests/table.rs`).
+//! Loom models of the production two-word slots (`fourfold::table`, `Layout::TwoWord`): a
+//! slot of two atomic words written as `(h ^ data, data)` and accepted only when the words
+//! XOR back to the reader's key. The table under test is the library's own, built from
+//! loom's atomics (`src/sync.rs`), with 100-bit keys in one bucket, so that every key needs
+//! two words and every write lands in the same four slots.
+//!
+//! The control keeps the design note's evidence that a plain `(key, data)` pair tears under
+//! the same race: loom finds a reader pairing one write's key with another's data, so the
+//! models below would see a tear if the production code let one through.
 
+use fourfold::table::{Bound, Entry, Layout, Table};
 use fourfold_loom_tests::model_bounded;
 use loom::sync::atomic::{AtomicU64, Ordering};
 use loom::sync::Arc;
 use loom::thread;
 
-/// Preemptions per execution: the tear needs one; 3 keeps this file near 7 s (4 takes 30 s).
-const PREEMPTIONS: usize = 3;
+/// Preemptions per execution: a tear needs one (the control finds it with 2); 3 takes
+/// minutes on the models of the whole bucket.
+const PREEMPTIONS: usize = 2;
 
-/// The (key, data) pairs the racing writers store; no data is zero (the empty slot's data)
-/// and no key is zero (the empty slot's key).
-const WRITES: [(u64, u64); 2] = [(1, 0x0100), (2, 0x2000)];
+/// Key width of the models: more than one word can identify with one bucket.
+const WIDE_BITS: u32 = 100;
 
-/// A slot layout under test.
-trait Slot: Default + Send + Sync + 'static {
-    fn store(&self, key: u64, data: u64);
-    fn probe(&self, key: u64) -> Option<u64>;
+/// The 100-bit key of tag `i` (high and low words both vary with it).
+fn key(i: u64) -> u128 {
+    (i as u128) << 90 | (i as u128) << 40 | i as u128
 }
 
-/// Two words, key then data, with no verification beyond the key word.
+/// The entry written for tag `i` and variant `v`, so that a read-back entry names both.
+fn entry(i: u64, v: u64) -> Entry {
+    Entry {
+        value: (i * 4 + v) as i32 - 32,
+        bound: [Bound::Upper, Bound::Lower, Bound::Exact][(i % 3) as usize],
+        best_move: Some(((i + v) % 12) as u8),
+        work: 3,
+        generation: 0,
+    }
+}
+
+fn store(t: &Table, i: u64, v: u64) {
+    let e = entry(i, v);
+    t.store(key(i), e.value, e.bound, e.best_move, 1 << e.work);
+}
+
+/// A one-bucket two-word table.
+fn wide_table() -> Arc<Table> {
+    let t = Table::with_buckets(1, WIDE_BITS).expect("one bucket of 100-bit keys");
+    assert_eq!(t.layout(), Layout::TwoWord);
+    Arc::new(t)
+}
+
+/// Asserts that a probe of tag `i` finds nothing or one of the entries written for it with
+/// the variants `vs`: never another key's entry, never a mix of two writes.
+fn assert_probe(t: &Table, i: u64, vs: &[u64]) {
+    if let Some(got) = t.probe(key(i)) {
+        assert!(
+            vs.iter().any(|&v| entry(i, v) == got),
+            "mixed read: key {i} returned {got:?}"
+        );
+    }
+}
+
+/// Two writers of different keys write the same slot (each chose it while it was empty,
+/// as the search's probe-then-store does) while a reader probes both keys.
+#[test]
+fn different_keys_writing_one_slot_never_mix() {
+    model_bounded(PREEMPTIONS, || {
+        let t = wide_table();
+        let slots = [t.probe_slot(key(1)).1, t.probe_slot(key(2)).1];
+        let writers: Vec<_> = [1u64, 2]
+            .into_iter()
+            .zip(slots)
+            .map(|(i, slot)| {
+                let t = Arc::clone(&t);
+                thread::spawn(move || {
+                    let e = entry(i, 0);
+                    t.store_at(slot, e.value, e.bound, e.best_move, 1 << e.work);
+                })
+            })
+            .collect();
+        let reader = {
+            let t = Arc::clone(&t);
+            thread::spawn(move || {
+                assert_probe(&t, 1, &[0]);
+                assert_probe(&t, 2, &[0]);
+            })
+        };
+        for h in writers {
+            h.join().unwrap();
+        }
+        reader.join().unwrap();
+        // After both, at most one of them is found (the slot may be left torn, a miss).
+        let found = [1, 2].iter().filter(|&&i| t.probe(key(i)).is_some()).count();
+        assert!(found <= 1);
+        assert_probe(&t, 1, &[0]);
+        assert_probe(&t, 2, &[0]);
+    });
+}
+
+/// Two writers of the same key with different entries race a reader: it sees one entry
+/// whole or nothing.
+#[test]
+fn same_key_writers_never_mix() {
+    model_bounded(PREEMPTIONS, || {
+        let t = wide_table();
+        // Both chose the key's slot before writing, as the search's probe-then-store does.
+        let slot = t.probe_slot(key(5)).1;
+        let writers: Vec<_> = [0u64, 1]
+            .into_iter()
+            .map(|v| {
+                let t = Arc::clone(&t);
+                thread::spawn(move || {
+                    let e = entry(5, v);
+                    t.store_at(slot, e.value, e.bound, e.best_move, 1 << e.work);
+                })
+            })
+            .collect();
+        let reader = {
+            let t = Arc::clone(&t);
+            thread::spawn(move || assert_probe(&t, 5, &[0, 1]))
+        };
+        for h in writers {
+            h.join().unwrap();
+        }
+        reader.join().unwrap();
+        assert_probe(&t, 5, &[0, 1]);
+    });
+}
+
+/// A full bucket (four keys), a new key evicting one while a reader probes the evicted
+/// key and the new one.
+#[test]
+fn eviction_in_a_full_bucket_never_mixes() {
+    model_bounded(PREEMPTIONS, || {
+        let t = wide_table();
+        for i in 1..=4 {
+            store(&t, i, 0);
+        }
+        (1..=4).for_each(|i| assert!(t.probe(key(i)).is_some()));
+        let writer = {
+            let t = Arc::clone(&t);
+            thread::spawn(move || store(&t, 9, 0))
+        };
+        let reader = {
+            let t = Arc::clone(&t);
+            thread::spawn(move || {
+                for i in [9, 1, 2] {
+                    assert_probe(&t, i, &[0]);
+                }
+            })
+        };
+        writer.join().unwrap();
+        reader.join().unwrap();
+        assert_eq!(t.probe(key(9)), Some(entry(9, 0)));
+    });
+}
+
+/// The control: two words `(key, data)` with no XOR, as a stand-in slot (not library code).
 #[derive(Default)]
 struct PlainTwoWords {
     key: AtomicU64,
     data: AtomicU64,
 }
 
-impl Slot for PlainTwoWords {
+impl PlainTwoWords {
     fn store(&self, key: u64, data: u64) {
         self.key.store(key, Ordering::Relaxed);
         self.data.store(data, Ordering::Relaxed);
@@ -39,44 +172,13 @@ impl Slot for PlainTwoWords {
     }
 }
 
-/// Two words, `key ^ data` then `data`, accepted only when they XOR back to the key.
-#[derive(Default)]
-struct XorTwoWords {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
-impl Slot for XorTwoWords {
-    fn store(&self, key: u64, data: u64) {
-        self.check.store(key ^ data, Ordering::Relaxed);
-        self.data.store(data, Ordering::Relaxed);
-    }
-    fn probe(&self, key: u64) -> Option<u64> {
-        let check = self.check.load(Ordering::Relaxed);
-        let data = self.data.load(Ordering::Relaxed);
-        (check ^ data == key).then_some(data)
-    }
-}
-
-/// One word: key in the high half, data in the low half, as the production table packs it.
-#[derive(Default)]
-struct OneWord(AtomicU64);
-
-impl Slot for OneWord {
-    fn store(&self, key: u64, data: u64) {
-        self.0.store(key << 32 | data, Ordering::Relaxed);
-    }
-    fn probe(&self, key: u64) -> Option<u64> {
-        let w = self.0.load(Ordering::Relaxed);
-        (w >> 32 == key).then_some(w & 0xffff_ffff)
-    }
-}
-
-/// Two writers store different keys into one slot of layout `S` while a reader probes both
-/// keys; panics with "mixed read" if a probe returns data stored with another key.
-fn race<S: Slot>() {
+/// Without the XOR, loom finds a reader that pairs one writer's key with the other's data.
+#[test]
+#[should_panic(expected = "mixed read")]
+fn plain_two_word_slot_tears() {
+    const WRITES: [(u64, u64); 2] = [(1, 0x0100), (2, 0x2000)];
     model_bounded(PREEMPTIONS, || {
-        let slot = Arc::new(S::default());
+        let slot = Arc::new(PlainTwoWords::default());
         let writers: Vec<_> = WRITES
             .into_iter()
             .map(|(key, data)| {
@@ -99,23 +201,4 @@ fn race<S: Slot>() {
         }
         reader.join().unwrap();
     });
-}
-
-/// Without the XOR, loom finds a reader that pairs one writer's key with the other's data.
-#[test]
-#[should_panic(expected = "mixed read")]
-fn plain_two_word_slot_tears() {
-    race::<PlainTwoWords>();
-}
-
-/// With the XOR, no interleaving or stale read makes a probe return another key's data.
-#[test]
-fn xor_two_word_slot_never_tears() {
-    race::<XorTwoWords>();
-}
-
-/// A single packed word, read and written whole, needs no XOR to never tear.
-#[test]
-fn one_word_slot_never_tears() {
-    race::<OneWord>();
 }

@@ -10,3 +10,4 @@ mod proptests;
 mod robustness;
 mod service;
 mod testsets;
+mod wide_boards;

@@ -236,9 +236,15 @@ fn principal_variation_plays_perfectly_to_the_end() {
 
 #[test]
 fn bad_builder_arguments_are_refused() {
-    let e = Solver::builder().table_mib(0).build::<7, 6>().unwrap_err();
+    let e = Solver::builder()
+        .table_mib(0)
+        .build::<7, 6, u64>()
+        .unwrap_err();
     assert!(e.to_string().contains("0"), "{e}");
-    let e = Solver::builder().threads(0).build::<7, 6>().unwrap_err();
+    let e = Solver::builder()
+        .threads(0)
+        .build::<7, 6, u64>()
+        .unwrap_err();
     assert!(e.to_string().contains("threads"), "{e}");
 }
 

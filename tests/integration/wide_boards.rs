@@ -1,0 +1,175 @@
+//! Boards beyond 64-bit positions or 9 columns (issue 10, engine half): 128-bit bitboards,
+//! two-word table slots, columns 10 to 12 in move strings, and the parity bounds kept off
+//! odd heights, all against plain minimax on random positions near the end of the game.
+
+use crate::common::Rng;
+use fourfold::position::format_moves;
+use fourfold::table::Layout;
+use fourfold::{Bitboard, BoardSize, Engine, Params, Position, Solver, SolverBuilder};
+
+/// Plain negamax without table, pruning or ordering: the definition of the score.
+fn minimax<const W: usize, const H: usize, B: Bitboard>(p: &Position<W, H, B>) -> i32 {
+    if p.is_full() {
+        return 0;
+    }
+    let win = ((W * H) as i32 + 1 - p.moves() as i32) / 2;
+    let mut best = -win;
+    for col in 0..W {
+        if !p.can_play(col) {
+            continue;
+        }
+        if p.is_winning_move(col) {
+            return win;
+        }
+        let mut q = *p;
+        q.play_col(col);
+        best = best.max(-minimax(&q));
+    }
+    best
+}
+
+/// A random game of `W` x `H` played to `W * H - empty` stones (never a winning move), and
+/// its columns; `None` when random play got stuck first.
+fn random_game<const W: usize, const H: usize, B: Bitboard>(
+    rng: &mut Rng,
+    empty: u32,
+) -> Option<(Position<W, H, B>, Vec<usize>)> {
+    let mut p = Position::<W, H, B>::new();
+    let mut cols = Vec::new();
+    while p.moves() < (W * H) as u32 - empty {
+        let ok: Vec<usize> = (0..W)
+            .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+            .collect();
+        if ok.is_empty() {
+            return None;
+        }
+        let c = ok[(rng.next() % ok.len() as u64) as usize];
+        p.play_col(c);
+        cols.push(c);
+    }
+    Some((p, cols))
+}
+
+/// Solves `count` random positions of a `W` x `H` board (word `B`, a `mib` MiB table of the
+/// given layout) with `empty` empty cells and checks exact and weak scores against
+/// [`minimax`], and that the move string of each game reads back as the same position. On
+/// odd heights the parity bounds must be off: the node counts with and without them agree.
+fn agrees_with_minimax<const W: usize, const H: usize, B: Bitboard>(
+    empty: u32,
+    count: usize,
+    seed: u64,
+    mib: usize,
+    layout: Layout,
+) {
+    let build = |params: Params| -> Solver<W, H, B> {
+        SolverBuilder::default()
+            .table_mib(mib)
+            .threads(1)
+            .params(params)
+            .build()
+            .expect("solver")
+    };
+    let solver = build(Params::default());
+    assert_eq!(solver.table().layout(), layout, "{W}x{H}");
+    let no_parity = (H % 2 == 1).then(|| {
+        build(Params {
+            claim_even: false,
+            ..Params::default()
+        })
+    });
+    let mut rng = Rng(seed);
+    let mut checked = 0;
+    while checked < count {
+        let Some((p, cols)) = random_game::<W, H, B>(&mut rng, empty) else {
+            continue;
+        };
+        assert_eq!(Position::<W, H, B>::parse(&format_moves(&cols)), Ok(p));
+        let expected = minimax(&p);
+        let s = solver.solve(&p).unwrap();
+        assert_eq!(s.score, expected, "{W}x{H} {}\n{p}", format_moves(&cols));
+        assert_eq!(solver.solve_weak(&p).unwrap().score, expected.signum());
+        if let Some(np) = &no_parity {
+            // A fresh table generation each time; same nodes means the bounds never ran.
+            solver.table().clear();
+            np.table().clear();
+            assert_eq!(
+                solver.solve(&p).unwrap().nodes,
+                np.solve(&p).unwrap().nodes,
+                "{W}x{H}: parity bounds on an odd height"
+            );
+        }
+        checked += 1;
+    }
+}
+
+#[test]
+fn wide_keys_agree_with_minimax() {
+    // 128-bit positions, even and odd heights.
+    agrees_with_minimax::<9, 7, u128>(9, 25, 0x97_0001, 4, Layout::TwoWord);
+    agrees_with_minimax::<8, 8, u128>(9, 25, 0x88_0002, 4, Layout::TwoWord);
+    // The widest key (126 bits): two words need 2^22 buckets, 256 MiB (mapped lazily).
+    agrees_with_minimax::<9, 13, u128>(8, 10, 0x9d_0003, 256, Layout::TwoWord);
+    // A 64-bit key with a table too small for one-word slots.
+    agrees_with_minimax::<8, 7, u64>(9, 25, 0x87_0004, 4, Layout::TwoWord);
+}
+
+#[test]
+fn widths_10_to_12_agree_with_minimax() {
+    agrees_with_minimax::<10, 4, u64>(9, 25, 0xa4_0001, 4, Layout::OneWord);
+    agrees_with_minimax::<10, 6, u128>(9, 25, 0xa6_0002, 4, Layout::TwoWord);
+    agrees_with_minimax::<11, 5, u128>(9, 25, 0xb5_0003, 4, Layout::TwoWord);
+    // 60 bits: two words at 4 MiB, one word from 64 MiB.
+    agrees_with_minimax::<12, 4, u64>(9, 15, 0xc4_0004, 4, Layout::TwoWord);
+    agrees_with_minimax::<12, 4, u64>(9, 15, 0xc4_0005, 64, Layout::OneWord);
+    agrees_with_minimax::<12, 9, u128>(8, 15, 0xc9_0005, 4, Layout::TwoWord);
+}
+
+#[test]
+fn engine_serves_wide_boards_and_names_what_does_not_fit() {
+    let e = Engine::new(
+        "10x6".parse().unwrap(),
+        SolverBuilder::default().table_mib(4),
+    )
+    .unwrap();
+    assert_eq!(
+        e.board(),
+        BoardSize {
+            width: 10,
+            height: 6
+        }
+    );
+    // Columns 10 as `a` or `A`; on this board `b` (column 11) is out of range.
+    let info = e.check("5a6A").unwrap();
+    assert_eq!(info.moves, 4);
+    // Rows top first: the second player's two stones at the bottom of column 10.
+    assert_eq!(info.rows[5][9], Some(false));
+    assert_eq!(info.rows[4][9], Some(false));
+    assert_eq!(info.rows[3][9], None);
+    assert!(e.check("5b").unwrap_err().to_string().contains("column 11"));
+    // A solve through the engine equals the generic solver's on the same position.
+    let mut rng = Rng(0xe0_0001);
+    let (p, cols) = loop {
+        if let Some(g) = random_game::<10, 6, u128>(&mut rng, 10) {
+            break g;
+        }
+    };
+    assert_eq!(e.solve(&format_moves(&cols)).unwrap().score, minimax(&p));
+
+    for (board, words) in [
+        ("12x10", "128 bits"),
+        ("13x4", "4 to 12 columns"),
+        ("8x14", "4 to 13 rows"),
+        ("3x6", "4 to 12 columns"),
+    ] {
+        let err = board.parse::<BoardSize>().unwrap_err().to_string();
+        assert!(err.contains(words), "{board}: {err}");
+    }
+    // Every size the issue allows and this engine lists builds (a 256 MiB table serves all).
+    for b in BoardSize::SUPPORTED {
+        if b.width * (b.height + 1) > 64 || b.width > 9 {
+            let e = Engine::new(*b, SolverBuilder::default()).unwrap();
+            assert_eq!(e.board(), *b);
+            assert!(e.check("").is_ok());
+        }
+    }
+}
