@@ -551,9 +551,11 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         }
 
         let work = |thread: usize| {
+            // A batch's one-thread solves run on the rayon workers: each pins to the core of
+            // its worker index (`slot`), not all to the first.
             if self.pin
                 && !cores.is_empty()
-                && !core_affinity::set_for_current(cores[thread % cores.len()])
+                && !core_affinity::set_for_current(cores[slot(thread) % cores.len()])
             {
                 self.pin_failed
                     .store(true, std::sync::atomic::Ordering::Relaxed);

@@ -44,27 +44,12 @@ fn chosen(table: &[BoardResult]) -> Vec<BoardResult> {
     c
 }
 
-/// True when the board's positions fit 64 bits (`W * (H + 1) <= 64`), the sizes this
-/// branch's engine must support.
-fn fits_64(b: BoardSize) -> bool {
-    b.width * (b.height + 1) <= 64 && b.width <= 9
-}
-
 #[test]
 fn whole_board_results_agree_with_the_published_table() {
     let table = published();
     let mut ran = 0;
-    let mut skipped = 0;
     for r in chosen(&table) {
-        if !r.board.is_supported() {
-            assert!(
-                !fits_64(r.board),
-                "{}: a 64-bit board is not supported",
-                r.board
-            );
-            skipped += 1;
-            continue;
-        }
+        assert!(r.board.is_supported(), "{}: not supported", r.board);
         for threads in [1, 2] {
             let e = Engine::new(
                 r.board,
@@ -87,11 +72,7 @@ fn whole_board_results_agree_with_the_published_table() {
         }
         ran += 1;
     }
-    let must = chosen(&table).iter().filter(|r| fits_64(r.board)).count();
-    assert!(
-        ran >= must,
-        "ran {ran} boards (skipped {skipped}), expected {must}"
-    );
+    assert_eq!(ran, chosen(&table).len());
     assert!(ran >= 12);
 }
 
@@ -135,23 +116,25 @@ fn cli_refuses_unsupported_boards_and_small_tables_clearly() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains("board size"), "{bad}: {err}");
     }
-    // 8 x 7 keys take 64 bits: one-word slots need at least 1 GiB to identify them, where
-    // the engine has only those (with two-word slots it solves, stopped by the time limit).
-    if "8x7".parse::<BoardSize>().is_ok() {
-        let o = fourfold(&[
-            "solve",
-            "-b",
-            "8x7",
-            "--tt-mb",
-            "8",
-            "--time-limit",
-            "0.5",
-            "",
-        ]);
-        let err = String::from_utf8_lossy(&o.stderr);
-        if !o.status.success() {
-            assert_eq!(o.status.code(), Some(2));
-            assert!(err.contains("--tt-mb"), "{err}");
-        }
-    }
+    // 8 x 7 keys take 64 bits: an 8 MiB table cannot identify them with one-word slots, so
+    // it gets two-word slots and solves (here stopped by the time limit: exit 124).
+    let o = fourfold(&[
+        "solve",
+        "-b",
+        "8x7",
+        "--tt-mb",
+        "8",
+        "--time-limit",
+        "0.5",
+        "",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(124), "{err}");
+    assert!(err.contains("time limit"), "{err}");
+    // 9 x 13 keys take 126 bits: even two-word slots need 256 MiB; less is refused, naming
+    // the size and the option.
+    let o = fourfold(&["solve", "-b", "9x13", "--tt-mb", "8", ""]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("256 MiB") && err.contains("--tt-mb"), "{err}");
 }

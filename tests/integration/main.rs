@@ -5,6 +5,7 @@ mod boards;
 mod book;
 mod cli;
 mod common;
+mod every_size;
 mod properties;
 mod proptests;
 mod robustness;

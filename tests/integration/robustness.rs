@@ -279,7 +279,7 @@ fn sixteen_and_sixty_four_threads_on_two_cores_give_exact_scores() {
     }
     let e = Solver::builder()
         .threads(MAX_THREADS + 1)
-        .build::<7, 6>()
+        .build::<7, 6, u64>()
         .unwrap_err();
     assert!(e.to_string().contains(&MAX_THREADS.to_string()), "{e}");
 }
