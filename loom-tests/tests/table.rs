@@ -90,7 +90,7 @@ fn same_key_writers_never_mix() {
         join_all(writers);
         reader.join().unwrap();
         assert!(
-            table.probe(7).is_some(),
+            table.probe(7u64).is_some(),
             "both writers stored key 7 and it is gone"
         );
         assert_probe_is_one_of(&table, 7, &[a, b], 0);
@@ -130,7 +130,7 @@ fn same_key_overwrite_in_a_full_bucket_never_mixes() {
         let reader = {
             let table = Arc::clone(&table);
             thread::spawn(move || {
-                assert!(table.probe(8).is_some(), "key 8 was never absent");
+                assert!(table.probe(8u64).is_some(), "key 8 was never absent");
                 assert_probe_is_one_of(&table, 8, &[old, a, b], 0);
             })
         };
@@ -175,7 +175,7 @@ fn race_two_writers(prefill: u64, probed_racer: u64) -> Arc<Table> {
     join_all(writers);
     reader.join().unwrap();
     assert_eq!(found_keys(&table, &all, 0), 8, "a slot lost its entry");
-    assert!(table.probe(20).is_some() || table.probe(21).is_some());
+    assert!(table.probe(20u64).is_some() || table.probe(21u64).is_some());
     table
 }
 
@@ -202,7 +202,7 @@ fn different_keys_racing_to_evict_from_a_full_bucket() {
     model_bounded(PREEMPTIONS, || {
         let table = race_two_writers(8, 21);
         // Key 1 was the cheapest: some racer evicted it.
-        assert_eq!(table.probe(1), None);
+        assert_eq!(table.probe(1u64), None);
         assert_never_stored_miss(&table);
     });
 }
@@ -303,7 +303,7 @@ fn generation_bumped_before_spawn_is_seen_by_the_threads() {
             "a slot lost its entry"
         );
         // The cheapest old entry went first.
-        assert_eq!(table.probe(1), None);
+        assert_eq!(table.probe(1u64), None);
     });
 }
 
@@ -322,15 +322,15 @@ fn clear_before_spawn_is_seen_by_the_threads() {
         let reader = {
             let table = Arc::clone(&table);
             thread::spawn(move || {
-                assert_eq!(table.probe(1), None, "a cleared entry came back");
-                assert_eq!(table.probe(8), None, "a cleared entry came back");
+                assert_eq!(table.probe(1u64), None, "a cleared entry came back");
+                assert_eq!(table.probe(8u64), None, "a cleared entry came back");
                 assert_probe_is_one_of(&table, 20, &[fresh], 0);
             })
         };
         writer.join().unwrap();
         reader.join().unwrap();
         assert_eq!(found_keys(&table, &old, 0), 0);
-        assert_eq!(table.probe(20), Some(fresh.entry(0)));
+        assert_eq!(table.probe(20u64), Some(fresh.entry(0)));
     });
 }
 

@@ -23,9 +23,10 @@ mkdirSync(out, { recursive: true });
 const [moves0, score0] = readFileSync(join(root, "tests/data/Test_L2_R1"), "utf8")
   .split("\n")[0].trim().split(" ");
 
-function startServer() {
+function startServer(board = "7x6") {
   const child = spawn(bin, ["serve", "--http", "127.0.0.1:0", "--tt-mb", "32", "--workers", "2",
-                            "--request-timeout", "20"], { stdio: ["ignore", "ignore", "pipe"] });
+                            "--request-timeout", "20", "--board", board],
+                      { stdio: ["ignore", "ignore", "pipe"] });
   return new Promise((resolve, reject) => {
     let err = "";
     child.stderr.on("data", (d) => {
@@ -60,7 +61,7 @@ async function checkScores(page, base) {
   const shown = await page.$$eval(".score", (els) =>
     els.map((e) => ({ score: e.dataset.score === undefined ? null : Number(e.dataset.score),
                       text: e.textContent, title: e.title })));
-  assert.equal(shown.length, 7);
+  assert.equal(shown.length, want.scores.length);
   shown.forEach((s, c) => {
     assert.equal(s.score, want.scores[c], `column ${c + 1} of ${pos}`);
     if (want.scores[c] !== null) {
@@ -137,6 +138,24 @@ try {
   assert.equal(await ready(page), "error");
   const bad = await (await fetch(base + "/api/analyze?pos=448")).json();
   assert.ok((await page.textContent("#status")).includes(bad.error.message));
+
+  // A 10-column board: column 10 is `a` in the move string and the URL.
+  const wide = await startServer("10x4");
+  try {
+    await page.goto(wide.base + "/");
+    assert.equal(await ready(page), "ready");
+    assert.equal((await checkScores(page, wide.base)).scores.length, 10);
+    await page.click("#col-10");
+    assert.equal(await ready(page), "ready");
+    assert.equal(await position(page), "a");
+    await checkScores(page, wide.base);
+    await page.goto(wide.base + "/?pos=5A");
+    assert.equal(await ready(page), "ready");
+    assert.equal(await position(page), "5a");
+    await checkScores(page, wide.base);
+  } finally {
+    wide.child.kill();
+  }
   assert.deepEqual(errors, [], "errors in the page");
   console.log(`browser e2e: ok (${pos.length - moves0.length} moves played; screenshots in ${out})`);
 } finally {

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: reading the bundled test sets.
 
 use fourfold::testset::{parse_line, Case};
-use fourfold::Solver;
+use fourfold::{Bitboard, Position, Solver};
 
 /// The cases of `tests/data/<name>`, at most `limit` of them.
 pub fn cases(name: &str, limit: usize) -> Vec<Case> {
@@ -35,4 +35,25 @@ impl Rng {
         self.0 ^= self.0 << 17;
         self.0
     }
+}
+
+/// Plain negamax without table, pruning or ordering: the definition of the score.
+pub fn minimax<const W: usize, const H: usize, B: Bitboard>(p: &Position<W, H, B>) -> i32 {
+    if p.is_full() {
+        return 0;
+    }
+    let win = ((W * H) as i32 + 1 - p.moves() as i32) / 2;
+    let mut best = -win; // anything real beats this
+    for col in 0..W {
+        if !p.can_play(col) {
+            continue;
+        }
+        if p.is_winning_move(col) {
+            return win;
+        }
+        let mut q = *p;
+        q.play_col(col);
+        best = best.max(-minimax(&q));
+    }
+    best
 }

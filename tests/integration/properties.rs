@@ -1,7 +1,7 @@
 //! Properties that tie the solver's answers together: mirror symmetry, analyze against
 //! solve, the table-free minimax (on 7 x 6 and other board sizes), table reuse, interruption.
 
-use crate::common::{cases, solver, Rng};
+use crate::common::{cases, minimax, solver, Rng};
 use fourfold::{Position, Solver};
 use std::time::Duration;
 
@@ -37,27 +37,6 @@ fn analyze_best_equals_solve() {
             }
         }
     }
-}
-
-/// Plain negamax without table, pruning or ordering: the definition of the score.
-fn minimax<const W: usize, const H: usize>(p: &Position<W, H>) -> i32 {
-    if p.is_full() {
-        return 0;
-    }
-    let win = ((W * H) as i32 + 1 - p.moves() as i32) / 2;
-    let mut best = -win; // anything real beats this
-    for col in 0..W {
-        if !p.can_play(col) {
-            continue;
-        }
-        if p.is_winning_move(col) {
-            return win;
-        }
-        let mut q = *p;
-        q.play_col(col);
-        best = best.max(-minimax(&q));
-    }
-    best
 }
 
 #[test]

@@ -2,31 +2,10 @@
 //! two-word table slots, columns 10 to 12 in move strings, and the parity bounds kept off
 //! odd heights, all against plain minimax on random positions near the end of the game.
 
-use crate::common::Rng;
+use crate::common::{minimax, Rng};
 use fourfold::position::format_moves;
 use fourfold::table::Layout;
 use fourfold::{Bitboard, BoardSize, Engine, Params, Position, Solver, SolverBuilder};
-
-/// Plain negamax without table, pruning or ordering: the definition of the score.
-fn minimax<const W: usize, const H: usize, B: Bitboard>(p: &Position<W, H, B>) -> i32 {
-    if p.is_full() {
-        return 0;
-    }
-    let win = ((W * H) as i32 + 1 - p.moves() as i32) / 2;
-    let mut best = -win;
-    for col in 0..W {
-        if !p.can_play(col) {
-            continue;
-        }
-        if p.is_winning_move(col) {
-            return win;
-        }
-        let mut q = *p;
-        q.play_col(col);
-        best = best.max(-minimax(&q));
-    }
-    best
-}
 
 /// A random game of `W` x `H` played to `W * H - empty` stones (never a winning move), and
 /// its columns; `None` when random play got stuck first.
