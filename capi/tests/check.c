@@ -123,8 +123,17 @@ int main(int argc, char **argv) {
     CHECK(ff_solve(s, "\xff", &sol) == FF_ERR_ARGUMENT, "not UTF-8");
 
     ff_solver *t = NULL;
-    CHECK(ff_solver_new(16, 1, 8, 8, &t) == FF_ERR_BOARD && t == NULL, "8x8: %s",
+    CHECK(ff_solver_new(16, 1, 13, 4, &t) == FF_ERR_BOARD && t == NULL, "13x4: %s",
           ff_last_error());
+    CHECK(strstr(ff_last_error(), "4 to 12 columns") != NULL, "13x4 message: %s",
+          ff_last_error());
+    /* A 10-column board: column 10 is `a` in move strings. */
+    CHECK(ff_solver_new(16, 1, 10, 4, &t) == FF_OK && t != NULL, "10x4: %s", ff_last_error());
+    if (t) {
+        CHECK(ff_solve(t, "5a5a", &sol) == FF_OK, "10x4 solve: %s", ff_last_error());
+        ff_solver_free(t);
+        t = NULL;
+    }
     CHECK(ff_solver_new(16, 0, 7, 6, &t) == FF_ERR_BUILD && t == NULL, "0 threads: %s",
           ff_last_error());
     CHECK(strlen(ff_last_error()) > 0, "build error message");
