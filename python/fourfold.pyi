@@ -73,7 +73,8 @@ class Solver:
         self, table_mib: int = 256, threads: Optional[int] = None, board: str = "7x6"
     ) -> None:
         """table_mib: table size in MiB; threads: threads per solve and positions solved at
-        once by solve_many (default: all cores); board: "WxH" (7x6 only in this build)."""
+        once by solve_many (default: all cores); board: "WxH": any size
+        the command line's --board takes (4..=12 x 4..=13 up to 128-bit positions)."""
     def solve(self, position: PositionLike) -> Solution:
         """The exact score and a best move."""
     def solve_weak(self, position: PositionLike) -> Solution:

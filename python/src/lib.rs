@@ -108,11 +108,12 @@ impl Solution {
 /// Solver(table_mib=256, threads=None, board="7x6")
 ///
 /// table_mib: table size in MiB (at least 1). threads: threads per solve, and for
-/// solve_many the number of positions solved at once (default: all cores). board: "WxH"
-/// (only 7x6 in this build).
+/// solve_many the number of positions solved at once (default: all cores). board: "WxH",
+/// any size the command line's --board takes (widths 4-12, heights 4-13, positions of up to
+/// 128 bits).
 ///
-/// Positions are move strings ("4453": 1-indexed columns, first player first) or Position
-/// objects. Bad input raises ValueError with the command line's message. The GIL is released
+/// Positions are move strings ("4453": 1-indexed columns, first player first; columns 10-12
+/// are a, b, c) or Position objects (7x6 only). Bad input raises ValueError with the command line's message. The GIL is released
 /// while solving, and Ctrl-C (on the main thread, on Linux) stops a solve and raises
 /// KeyboardInterrupt.
 #[pyclass(frozen, module = "fourfold")]

@@ -120,8 +120,8 @@ def test_bad_input_raises_the_command_lines_message(solver, moves):
 def test_bad_solver_settings():
     with pytest.raises(ValueError, match="threads"):
         fourfold.Solver(table_mib=1, threads=0)
-    with pytest.raises(ValueError, match="board size"):
-        fourfold.Solver(table_mib=1, board="8x8")
+    with pytest.raises(ValueError, match="4 to 12 columns"):
+        fourfold.Solver(table_mib=1, board="13x4")
     with pytest.raises(ValueError, match="board size"):
         fourfold.Solver(table_mib=1, board="seven")
     with pytest.raises(TypeError):
@@ -211,3 +211,15 @@ def test_stop_from_another_thread():
             s.solve("")
     finally:
         timer.cancel()
+
+
+def test_other_board_sizes():
+    # 8x8 needs 128-bit positions; on 10x4 column 10 is written `a`.
+    s = fourfold.Solver(table_mib=16, threads=1, board="10x4")
+    assert s.board == "10x4"
+    r = s.solve("5a5a")
+    assert r.best_move is not None and 1 <= r.best_move <= 10
+    assert len(s.analyze("5a")) == 10
+    with pytest.raises(ValueError, match="column 11"):
+        s.solve("5b")
+    assert fourfold.Solver(table_mib=16, threads=1, board="8x8").solve("4455").best_move
