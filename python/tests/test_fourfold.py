@@ -214,12 +214,17 @@ def test_stop_from_another_thread():
 
 
 def test_other_board_sizes():
-    # 8x8 needs 128-bit positions; on 10x4 column 10 is written `a`.
+    # On 10x4 column 10 is written `a`.
     s = fourfold.Solver(table_mib=16, threads=1, board="10x4")
     assert s.board == "10x4"
-    r = s.solve("5a5a")
+    late = "92464a4a79789961686417385281"  # 12 empty cells: a quick solve
+    r = s.solve(late)
     assert r.best_move is not None and 1 <= r.best_move <= 10
-    assert len(s.analyze("5a")) == 10
+    assert len(s.analyze(late)) == 10
     with pytest.raises(ValueError, match="column 11"):
         s.solve("5b")
-    assert fourfold.Solver(table_mib=16, threads=1, board="8x8").solve("4455").best_move
+    # 8x8 (128-bit positions): built, and its moves checked against its eight columns.
+    wide = fourfold.Solver(table_mib=16, threads=1, board="8x8")
+    assert wide.board == "8x8"
+    with pytest.raises(ValueError, match="column 9"):
+        wide.solve("9")

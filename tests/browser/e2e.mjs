@@ -139,19 +139,22 @@ try {
   const bad = await (await fetch(base + "/api/analyze?pos=448")).json();
   assert.ok((await page.textContent("#status")).includes(bad.error.message));
 
-  // A 10-column board: column 10 is `a` in the move string and the URL.
+  // A 10-column board: column 10 is `a` in the move string and the URL. A late position
+  // (12 empty cells), so that every answer is quick.
+  const late = "92464a4a79789961686417385281";
   const wide = await startServer("10x4");
   try {
-    await page.goto(wide.base + "/");
+    await page.goto(wide.base + "/?pos=" + late);
     assert.equal(await ready(page), "ready");
     assert.equal((await checkScores(page, wide.base)).scores.length, 10);
     await page.click("#col-10");
     assert.equal(await ready(page), "ready");
-    assert.equal(await position(page), "a");
+    assert.equal(await position(page), late + "a");
     await checkScores(page, wide.base);
-    await page.goto(wide.base + "/?pos=5A");
+    // Upper-case letters in a shared link read as the same columns.
+    await page.goto(wide.base + "/?pos=" + late.toUpperCase());
     assert.equal(await ready(page), "ready");
-    assert.equal(await position(page), "5a");
+    assert.equal(await position(page), late);
     await checkScores(page, wide.base);
   } finally {
     wide.child.kill();
