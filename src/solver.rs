@@ -251,6 +251,13 @@ impl SolverBuilder {
                 .map(|_| CachePadded::new(AtomicU64::new(0)))
                 .collect(),
             pool: std::sync::OnceLock::new(),
+            // The CPUs of the building thread, read once: a thread pinned later sees only
+            // its own core.
+            cores: if self.pin {
+                core_affinity::get_core_ids().unwrap_or_default()
+            } else {
+                Vec::new()
+            },
             _word: std::marker::PhantomData,
         })
     }
@@ -284,7 +291,47 @@ pub struct Solver<const W: usize = 7, const H: usize = 6, B: Bitboard = u64> {
     /// thread and kept (its threads sleep between batches): building one per call cost
     /// tens of microseconds per batch. `None` inside when rayon could not build it.
     pool: std::sync::OnceLock<Option<rayon::ThreadPool>>,
+    /// The cores search threads are pinned to (empty unless pinning was asked for).
+    cores: Vec<core_affinity::CoreId>,
     _word: std::marker::PhantomData<fn() -> B>,
+}
+
+/// A thread pinned to one core until this drops, which gives the thread back the CPU set it
+/// had (on Linux; elsewhere the pin stays, as `core_affinity` leaves it).
+struct Pinned {
+    #[cfg(target_os = "linux")]
+    saved: Option<libc::cpu_set_t>,
+}
+
+impl Pinned {
+    /// Pins the calling thread to `core`; `None` when the OS refuses.
+    fn to(core: core_affinity::CoreId) -> Option<Pinned> {
+        #[cfg(target_os = "linux")]
+        // SAFETY: `cpu_set_t` is a plain bit array, valid all zero; `sched_getaffinity`
+        // writes at most `size_of::<cpu_set_t>()` bytes into the local we pass.
+        let saved = unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            (libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0)
+                .then_some(set)
+        };
+        core_affinity::set_for_current(core).then_some(Pinned {
+            #[cfg(target_os = "linux")]
+            saved,
+        })
+    }
+}
+
+impl Drop for Pinned {
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        if let Some(set) = &self.saved {
+            // SAFETY: `set` is a valid `cpu_set_t` read by `sched_getaffinity`; the call only
+            // reads it. A failure leaves the thread pinned, which costs speed, not answers.
+            unsafe {
+                libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), set);
+            }
+        }
+    }
 }
 
 impl<const W: usize, const H: usize, B: Bitboard> fmt::Debug for Solver<W, H, B> {
@@ -540,11 +587,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                 t
             }
         };
-        let cores = if self.pin {
-            core_affinity::get_core_ids().unwrap_or_default()
-        } else {
-            vec![]
-        };
+        let cores = &self.cores;
         if self.pin && cores.is_empty() {
             self.pin_failed
                 .store(true, std::sync::atomic::Ordering::Relaxed);
@@ -552,14 +595,19 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
 
         let work = |thread: usize| {
             // A batch's one-thread solves run on the rayon workers: each pins to the core of
-            // its worker index (`slot`), not all to the first.
-            if self.pin
-                && !cores.is_empty()
-                && !core_affinity::set_for_current(cores[slot(thread) % cores.len()])
-            {
-                self.pin_failed
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
-            }
+            // its worker index (`slot`), not all to the first. The pin lasts for this solve
+            // only (`_pinned` restores the thread's CPU set), so the caller's thread, which
+            // searches as thread 0, is never left pinned.
+            let _pinned = if self.pin && !cores.is_empty() {
+                let p = Pinned::to(cores[slot(thread) % cores.len()]);
+                if p.is_none() {
+                    self.pin_failed
+                        .store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                p
+            } else {
+                None
+            };
             let mut searcher = Searcher::<W, H, B>::new(
                 self.shared(&done, slot(thread), start, busy),
                 self.params,
@@ -663,5 +711,46 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
             next
         };
         Some(Position::<W, H, B>::column_of(any & any.wrapping_neg()))
+    }
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    /// The number of CPUs the calling thread may run on.
+    fn cpus() -> i32 {
+        // SAFETY: as in `Pinned::to`: a zeroed `cpu_set_t` filled by the kernel.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            assert_eq!(
+                libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set),
+                0
+            );
+            libc::CPU_COUNT(&set)
+        }
+    }
+
+    #[test]
+    fn a_pinned_solve_gives_the_caller_its_cpus_back() {
+        let before = cpus();
+        for threads in [1, 2] {
+            let s: Solver = Solver::builder()
+                .table_mib(4)
+                .threads(threads)
+                .pin(true)
+                .build()
+                .unwrap();
+            // Late positions (prefixes of one game): quick solves.
+            let game = "2252576253462244111563365343671351441";
+            let p: Position = game.parse().unwrap();
+            s.solve(&p).unwrap();
+            let batch: Vec<Position> = [29, 31, 33, 35]
+                .iter()
+                .map(|&n| game[..n].parse().unwrap())
+                .collect();
+            assert!(s.solve_many(&batch, false).iter().all(|r| r.is_ok()));
+            assert_eq!(cpus(), before, "{threads} thread(s)");
+        }
     }
 }
