@@ -27,7 +27,7 @@ fn words(score: i32, moves: &str) -> String {
 }
 
 /// Runs `fourfold serve` (JSON lines) on `input` and returns its response lines.
-fn serve_lines(extra: &[&str], input: &str) -> Vec<Value> {
+fn serve_lines(extra: &[&str], input: impl AsRef<[u8]>) -> Vec<Value> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fourfold"))
         .args(["serve", "--tt-mb", "16", "-t", "1"])
         .args(extra)
@@ -37,8 +37,8 @@ fn serve_lines(extra: &[&str], input: &str) -> Vec<Value> {
         .spawn()
         .expect("run fourfold serve");
     let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let input = input.as_ref().to_vec();
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap().unwrap();
     assert!(
@@ -183,6 +183,29 @@ fn lines_bad_requests_get_errors_and_the_service_goes_on() {
     let last = out.last().unwrap();
     assert_eq!(last["id"], "last");
     check_answer(last, "solve", good);
+}
+
+#[test]
+fn lines_that_are_not_utf8_or_too_long_get_errors_and_the_service_goes_on() {
+    let good = &cases("Test_L2_R1", 1)[0];
+    let mut input = b"\xff\xfe not text\n".to_vec();
+    input.extend(std::iter::repeat(b' ').take(100_000));
+    input.push(b'\n');
+    input.extend(
+        json!({"id": "last", "op": "solve", "position": good.moves})
+            .to_string()
+            .bytes(),
+    );
+    input.push(b'\n');
+    let out = serve_lines(&[], &input);
+    assert_eq!(out.len(), 3, "{out:?}");
+    for (r, words) in out.iter().zip(["UTF-8", "4096 bytes"]) {
+        assert_eq!(r["id"], Value::Null, "{r}");
+        assert_eq!(r["error"]["kind"], "bad_request", "{r}");
+        let msg = r["error"]["message"].as_str().unwrap();
+        assert!(msg.contains(words), "{msg}");
+    }
+    check_answer(&out[2], "solve", good);
 }
 
 #[test]

@@ -9,8 +9,9 @@
 use crate::common::{all_cores, build, Common};
 use clap::Args;
 use fourfold::service::{Failure, FailureKind, Request, Response, Service};
+use fourfold::testset::LineError;
 use serde_json::Value;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::process::ExitCode;
 use std::sync::mpsc::{sync_channel, Receiver, TrySendError};
 use std::sync::{Arc, Mutex};
@@ -75,14 +76,17 @@ pub fn run(a: ServeArgs) -> Result<ExitCode, String> {
 
 /// JSON lines: one response per request line, in order, flushed after each.
 fn lines(service: &Service) -> Result<ExitCode, String> {
-    let stdin = io::stdin().lock();
     let mut out = io::stdout().lock();
-    for line in stdin.lines() {
-        let line = line.map_err(|e| format!("cannot read stdin: {e}"))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let r = service.handle_line(&line);
+    // Read as bytes, a line at a time (the library's reader): a line that is not UTF-8 or is
+    // longer than `MAX_LINE_BYTES` gets an error response, without being held in memory, and
+    // the service goes on.
+    for (_, line) in fourfold::testset::lines(io::stdin().lock()) {
+        let r = match line {
+            Ok(l) if l.trim().is_empty() => continue,
+            Ok(l) => service.handle_line(&l),
+            Err(LineError::Io(e)) => return Err(format!("cannot read stdin: {e}")),
+            Err(e) => failure(FailureKind::BadRequest, e.to_string()),
+        };
         writeln!(out, "{}", r.to_json())
             .and_then(|_| out.flush())
             .map_err(|e| format!("cannot write stdout: {e}"))?;
