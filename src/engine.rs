@@ -451,7 +451,7 @@ impl Engine {
     pub fn solve(&self, moves: &str) -> Result<Solution, Error> {
         dispatch!(self, s, _W, _H, {
             let p = s.parse(moves)?;
-            if let Some(sol) = self.book.as_ref().and_then(|b| book_solve(b, &p)) {
+            if let Some(sol) = self.book.as_ref().and_then(|b| BookWord::book_solve(b, &p)) {
                 return Ok(sol);
             }
             Ok(s.solve(&p)?)
@@ -466,7 +466,7 @@ impl Engine {
     ) -> Result<Solution, Error> {
         dispatch!(self, s, _W, _H, {
             let p = s.parse(moves)?;
-            if let Some(sol) = self.book.as_ref().and_then(|b| book_solve(b, &p)) {
+            if let Some(sol) = self.book.as_ref().and_then(|b| BookWord::book_solve(b, &p)) {
                 return Ok(sol);
             }
             Ok(s.solve_with(&p, on_step)?)
@@ -477,7 +477,11 @@ impl Engine {
     pub fn solve_weak(&self, moves: &str) -> Result<Solution, Error> {
         dispatch!(self, s, _W, _H, {
             let p = s.parse(moves)?;
-            if let Some(sol) = self.book.as_ref().and_then(|b| book_solve_weak(b, &p)) {
+            if let Some(sol) = self
+                .book
+                .as_ref()
+                .and_then(|b| BookWord::book_solve_weak(b, &p))
+            {
                 return Ok(sol);
             }
             Ok(s.solve_weak(&p)?)
@@ -488,7 +492,11 @@ impl Engine {
     pub fn analyze(&self, moves: &str) -> Result<Analysis, Error> {
         dispatch!(self, s, _W, _H, {
             let p = s.parse(moves)?;
-            if let Some(a) = self.book.as_ref().and_then(|b| book_analyze(b, &p)) {
+            if let Some(a) = self
+                .book
+                .as_ref()
+                .and_then(|b| BookWord::book_analyze(b, &p))
+            {
                 return Ok(a);
             }
             Ok(s.analyze(&p)?)
@@ -508,9 +516,9 @@ impl Engine {
             let from_book = |p: &Position<W, H, _>| {
                 let b = self.book.as_ref()?;
                 if weak {
-                    book_solve_weak(b, p)
+                    BookWord::book_solve_weak(b, p)
                 } else {
-                    book_solve(b, p)
+                    BookWord::book_solve(b, p)
                 }
             };
             let good: Vec<Position<W, H, _>> = parsed
@@ -542,7 +550,7 @@ impl Engine {
             let mut line = self
                 .book
                 .as_ref()
-                .map(|b| book_line(b, &p))
+                .map(|b| BookWord::book_line(b, &p))
                 .unwrap_or_default();
             let mut score = score;
             for &c in &line {
@@ -622,7 +630,13 @@ impl Engine {
         opts: &book::BuildOptions,
         on_progress: &(dyn Fn(book::Progress) + Sync),
     ) -> Result<Book, Error> {
-        dispatch!(self, s, _W, _H, Ok(book_build(s, opts, on_progress)?))
+        dispatch!(
+            self,
+            s,
+            _W,
+            _H,
+            Ok(BookWord::book_build(s, opts, on_progress)?)
+        )
     }
 
     /// Re-solves `k` random entries of `book` (see [`book::verify`]).
@@ -634,7 +648,7 @@ impl Engine {
         on_progress: &(dyn Fn(book::Progress) + Sync),
     ) -> Result<usize, Error> {
         dispatch!(self, s, _W, _H, {
-            Ok(book_verify(book, s, k, seed, on_progress)?)
+            Ok(BookWord::book_verify(book, s, k, seed, on_progress)?)
         })
     }
 
@@ -646,54 +660,9 @@ impl Engine {
     }
 }
 
-// The book on every word size: these pick the [`BookWord`] of the position or solver (on
-// 128-bit boards a book finds nothing and cannot be built; see `crate::book`).
-
-fn book_solve<const W: usize, const H: usize, B: BookWord>(
-    b: &Book,
-    p: &Position<W, H, B>,
-) -> Option<Solution> {
-    B::book_solve(b, p)
-}
-
-fn book_solve_weak<const W: usize, const H: usize, B: BookWord>(
-    b: &Book,
-    p: &Position<W, H, B>,
-) -> Option<Solution> {
-    B::book_solve_weak(b, p)
-}
-
-fn book_analyze<const W: usize, const H: usize, B: BookWord>(
-    b: &Book,
-    p: &Position<W, H, B>,
-) -> Option<Analysis> {
-    B::book_analyze(b, p)
-}
-
-fn book_line<const W: usize, const H: usize, B: BookWord>(
-    b: &Book,
-    p: &Position<W, H, B>,
-) -> Vec<usize> {
-    B::book_line(b, p)
-}
-
-fn book_build<const W: usize, const H: usize, B: BookWord>(
-    s: &Solver<W, H, B>,
-    opts: &book::BuildOptions,
-    on_progress: &(dyn Fn(book::Progress) + Sync),
-) -> Result<Book, BookError> {
-    B::book_build(s, opts, on_progress)
-}
-
-fn book_verify<const W: usize, const H: usize, B: BookWord>(
-    book: &Book,
-    s: &Solver<W, H, B>,
-    k: usize,
-    seed: u64,
-    on_progress: &(dyn Fn(book::Progress) + Sync),
-) -> Result<usize, BookError> {
-    B::book_verify(book, s, k, seed, on_progress)
-}
+// The book on every word size goes through [`BookWord`], whose implementation the position's
+// or solver's word picks (on 128-bit boards a book finds nothing and cannot be built; see
+// `crate::book`). Counting positions has neither, so the solver names the word here.
 
 fn book_count<const W: usize, const H: usize, B: BookWord>(
     _: &Solver<W, H, B>,
