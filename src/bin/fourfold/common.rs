@@ -64,7 +64,7 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "table_every_ply" => p.table_every_ply = b()?,
             "claim_even" => p.claim_even = b()?,
             "claim_even_general" => p.claim_even_general = b()?,
-            "table_below" => p.table_below = n()?,
+            "table_min_empty" => p.table_min_empty = n()?,
             "forcing_from" => p.forcing_from = n()?,
             "rescan_work" => p.rescan_work = n()? as u64,
             "zero_window_below" => p.zero_window_below = n()?,
