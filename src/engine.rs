@@ -27,58 +27,82 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-/// Calls `$m! { { $args } NAME W H, ... }` with every board size this build serves: the one
-/// list from which the [`Inner`] variants, the [`dispatch!`] arms, [`Engine::new`] and
-/// [`BoardSize::SUPPORTED`] are generated. Each entry is one monomorphised `Solver<W, H>`.
-macro_rules! with_boards {
-    ($m:ident ! { $($args:tt)* }) => {
+/// Calls `$m! { { $args } NAME W H WORD, ... }` with every board size this build serves: the
+/// one list from which the [`Inner`] variants, the [`dispatch!`] arms, [`Engine::new`] and
+/// [`BoardSize::SUPPORTED`] are generated. Each entry is one monomorphised `Solver<W, H, B>`,
+/// which costs about a second of compile time: the default build serves the standard board
+/// and the 18 popular ones (`common_boards!`), and the `all-boards` feature adds the other
+/// 62, so that a newcomer's first build stays short (BENCHMARKS.md, "Build
+/// time").
+macro_rules! common_boards {
+    ($m:ident { $($args:tt)* } $($rare:tt)*) => {
         $m! {
             { $($args)* }
             // The standard board first.
             B7x6 7 6 u64,
-            // 64-bit keys: every W 4..=9, H 4..=13 with W * (H + 1) <= 64 (the position
-            // layout's limit).
+            // The boards whose whole-board solves people run and publish (Tromp, Steininger),
+            // the small boards the tests use, and the first boards past 64 bits.
             B4x4 4 4 u64,
-            B4x5 4 5 u64,
-            B4x6 4 6 u64,
-            B4x7 4 7 u64,
-            B4x8 4 8 u64,
-            B4x9 4 9 u64,
-            B4x10 4 10 u64,
-            B4x11 4 11 u64,
-            B4x12 4 12 u64,
-            B4x13 4 13 u64,
             B5x4 5 4 u64,
             B5x5 5 5 u64,
             B5x6 5 6 u64,
             B5x7 5 7 u64,
             B5x8 5 8 u64,
-            B5x9 5 9 u64,
-            B5x10 5 10 u64,
-            B5x11 5 11 u64,
             B6x4 6 4 u64,
             B6x5 6 5 u64,
             B6x6 6 6 u64,
             B6x7 6 7 u64,
-            B6x8 6 8 u64,
-            B6x9 6 9 u64,
-            B7x4 7 4 u64,
             B7x5 7 5 u64,
             B7x7 7 7 u64,
-            B7x8 7 8 u64,
             B8x4 8 4 u64,
             B8x5 8 5 u64,
-            B8x6 8 6 u64,
             B8x7 8 7 u64,
+            B10x4 10 4 u64,
+            // Keys of more than 64 bits (W * (H + 1) > 64, at most 128): u128 bitboards.
+            B8x8 8 8 u128,
+            B9x7 9 7 u128,
+            $($rare)*
+        }
+    };
+}
+
+#[cfg(not(feature = "all-boards"))]
+macro_rules! with_boards {
+    ($m:ident ! { $($args:tt)* }) => {
+        common_boards! { $m { $($args)* } }
+    };
+}
+
+/// With the `all-boards` feature: every width 4..=12 and height 4..=13 whose position fits
+/// 128 bits (`W * (H + 1) <= 128`).
+#[cfg(feature = "all-boards")]
+macro_rules! with_boards {
+    ($m:ident ! { $($args:tt)* }) => {
+        common_boards! { $m { $($args)* }
+            B4x5 4 5 u64,
+            B4x8 4 8 u64,
+            B7x4 7 4 u64,
+            B8x6 8 6 u64,
+            B9x6 9 6 u64,
+            B10x6 10 6 u128,
+            B4x6 4 6 u64,
+            B4x7 4 7 u64,
+            B4x9 4 9 u64,
+            B4x10 4 10 u64,
+            B4x11 4 11 u64,
+            B4x12 4 12 u64,
+            B4x13 4 13 u64,
+            B5x9 5 9 u64,
+            B5x10 5 10 u64,
+            B5x11 5 11 u64,
+            B6x8 6 8 u64,
+            B6x9 6 9 u64,
+            B7x8 7 8 u64,
             B9x4 9 4 u64,
             B9x5 9 5 u64,
-            B9x6 9 6 u64,
-            // Widths 10 to 12 (columns 10-12 written `a`-`c`) whose keys fit 64 bits.
-            B10x4 10 4 u64,
             B10x5 10 5 u64,
             B11x4 11 4 u64,
             B12x4 12 4 u64,
-            // Keys of more than 64 bits (W * (H + 1) > 64, at most 128): u128 bitboards.
             B5x12 5 12 u128,
             B5x13 5 13 u128,
             B6x10 6 10 u128,
@@ -90,20 +114,17 @@ macro_rules! with_boards {
             B7x11 7 11 u128,
             B7x12 7 12 u128,
             B7x13 7 13 u128,
-            B8x8 8 8 u128,
             B8x9 8 9 u128,
             B8x10 8 10 u128,
             B8x11 8 11 u128,
             B8x12 8 12 u128,
             B8x13 8 13 u128,
-            B9x7 9 7 u128,
             B9x8 9 8 u128,
             B9x9 9 9 u128,
             B9x10 9 10 u128,
             B9x11 9 11 u128,
             B9x12 9 12 u128,
             B9x13 9 13 u128,
-            B10x6 10 6 u128,
             B10x7 10 7 u128,
             B10x8 10 8 u128,
             B10x9 10 9 u128,
@@ -161,7 +182,8 @@ impl BoardSize {
 
     /// Why this build cannot solve boards of this size (`None` when it can): a width
     /// outside 4..=12, a height outside 4..=13, a position of more than 128 bits (`width x
-    /// (height + 1)`, the widest bitboard), or a size missing from [`BoardSize::SUPPORTED`].
+    /// (height + 1)`, the widest bitboard), or a size missing from [`BoardSize::SUPPORTED`]
+    /// (compiled only with the `all-boards` feature, which the message names).
     pub fn unsupported_reason(&self) -> Option<String> {
         let b = self;
         let bits = self.width * (self.height + 1);
@@ -179,7 +201,9 @@ impl BoardSize {
         } else {
             let list: Vec<String> = Self::SUPPORTED.iter().map(|b| b.to_string()).collect();
             Some(format!(
-                "board size {b} is not supported; supported sizes: {}",
+                "board size {b} is not in this build (the default build compiles the popular \
+                 sizes; build with `--features all-boards` for every size up to 128 bits); \
+                 sizes in this build: {}",
                 list.join(", ")
             ))
         }

@@ -2,12 +2,12 @@
 //! given to the clap parser of the real `Cli` either parses or gives an error whose message
 //! renders; never a panic.
 //!
-//! The command's own modules are compiled in from `src/bin/fourfold/` by path, so the parser
+//! The command's own modules are compiled in from `cli/src/` by path, so the parser
 //! fuzzed is the one the command runs.
 #![no_main]
 #![allow(dead_code, unused_imports)]
 
-#[path = "../../src/bin/fourfold/main.rs"]
+#[path = "../../cli/src/main.rs"]
 mod fourfold_main;
 // The command's modules refer to each other as `crate::NAME`.
 use fourfold_main::{bench, book, common, serve, solve};

@@ -162,8 +162,8 @@ fn every_supported_size_agrees_with_an_independent_minimax() {
         checked += 1;
     }
     assert_eq!(checked, BoardSize::SUPPORTED.len());
-    assert_eq!(
-        checked, 81,
-        "the sizes of 4..=12 x 4..=13 that fit 128 bits"
-    );
+    // The default build serves the popular sizes; `all-boards` every size of 4..=12 x
+    // 4..=13 that fits 128 bits.
+    let all = cfg!(feature = "all-boards");
+    assert_eq!(checked, if all { 81 } else { 19 });
 }

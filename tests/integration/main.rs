@@ -3,12 +3,9 @@
 mod batch;
 mod boards;
 mod book;
-mod cli;
 mod common;
 mod every_size;
 mod properties;
 mod proptests;
-mod robustness;
-mod service;
 mod testsets;
 mod wide_boards;

@@ -106,7 +106,7 @@ fn widths_10_to_12_agree_with_minimax() {
 #[test]
 fn engine_serves_wide_boards_and_names_what_does_not_fit() {
     let e = Engine::new(
-        "10x6".parse().unwrap(),
+        "10x4".parse().unwrap(),
         SolverBuilder::default().table_mib(4),
     )
     .unwrap();
@@ -114,21 +114,21 @@ fn engine_serves_wide_boards_and_names_what_does_not_fit() {
         e.board(),
         BoardSize {
             width: 10,
-            height: 6
+            height: 4
         }
     );
     // Columns 10 as `a` or `A`; on this board `b` (column 11) is out of range.
     let info = e.check("5a6A").unwrap();
     assert_eq!(info.moves, 4);
     // Rows top first: the second player's two stones at the bottom of column 10.
-    assert_eq!(info.rows[5][9], Some(false));
-    assert_eq!(info.rows[4][9], Some(false));
-    assert_eq!(info.rows[3][9], None);
+    assert_eq!(info.rows[3][9], Some(false));
+    assert_eq!(info.rows[2][9], Some(false));
+    assert_eq!(info.rows[1][9], None);
     assert!(e.check("5b").unwrap_err().to_string().contains("column 11"));
     // A solve through the engine equals the generic solver's on the same position.
     let mut rng = Rng(0xe0_0001);
     let (p, cols) = loop {
-        if let Some(g) = random_game::<10, 6, u128>(&mut rng, 10) {
+        if let Some(g) = random_game::<10, 4, u64>(&mut rng, 10) {
             break g;
         }
     };
@@ -142,6 +142,14 @@ fn engine_serves_wide_boards_and_names_what_does_not_fit() {
     ] {
         let err = board.parse::<BoardSize>().unwrap_err().to_string();
         assert!(err.contains(words), "{board}: {err}");
+    }
+    // A size within the limits that the default build leaves out names the feature that
+    // compiles it in.
+    #[cfg(not(feature = "all-boards"))]
+    {
+        let err = "12x9".parse::<BoardSize>().unwrap_err().to_string();
+        assert!(err.contains("--features all-boards"), "{err}");
+        assert!(err.contains("7x6"), "{err}");
     }
     // Every size the issue allows and this engine lists builds (a 256 MiB table serves all).
     for b in BoardSize::SUPPORTED {

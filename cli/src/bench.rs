@@ -55,16 +55,16 @@ pub struct BenchArgs {
 
 /// A bundled test set: name and contents.
 const BUNDLED: [(&str, &str); 6] = [
-    ("Test_L3_R1", include_str!("../../../tests/data/Test_L3_R1")),
-    ("Test_L2_R1", include_str!("../../../tests/data/Test_L2_R1")),
-    ("Test_L2_R2", include_str!("../../../tests/data/Test_L2_R2")),
-    ("Test_L1_R1", include_str!("../../../tests/data/Test_L1_R1")),
-    ("Test_L1_R2", include_str!("../../../tests/data/Test_L1_R2")),
-    ("Test_L1_R3", include_str!("../../../tests/data/Test_L1_R3")),
+    ("Test_L3_R1", include_str!("../../tests/data/Test_L3_R1")),
+    ("Test_L2_R1", include_str!("../../tests/data/Test_L2_R1")),
+    ("Test_L2_R2", include_str!("../../tests/data/Test_L2_R2")),
+    ("Test_L1_R1", include_str!("../../tests/data/Test_L1_R1")),
+    ("Test_L1_R2", include_str!("../../tests/data/Test_L1_R2")),
+    ("Test_L1_R3", include_str!("../../tests/data/Test_L1_R3")),
 ];
 
 /// The published whole-board results.
-const PUBLISHED: &str = include_str!("../../../tests/data/board_results");
+const PUBLISHED: &str = include_str!("../../tests/data/board_results");
 
 /// The boards `--boards` solves when given no list.
 const DEFAULT_BOARDS: &str = "6x6,7x5,5x7,8x5,5x8,6x7,7x7";

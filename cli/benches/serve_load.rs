@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 fn cases() -> Vec<Case> {
-    let path = format!("{}/tests/data/Test_L2_R1", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../tests/data/Test_L2_R1", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(path)
         .expect("test set")
         .lines()

@@ -126,7 +126,7 @@ fn default_book(board: BoardSize) -> Option<PathBuf> {
     if let Ok(exe) = std::env::current_exe() {
         dirs.extend(exe.ancestors().skip(1).take(4).map(|d| d.join("books")));
     }
-    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("books"));
+    dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../books"));
     dirs.push(PathBuf::from("books"));
     let prefix = format!("{board}-");
     let mut best: Option<(u32, PathBuf)> = None;
