@@ -44,6 +44,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS")]
     request_timeout: Option<f64>,
     #[command(flatten)]
+    book: crate::book::BookArgs,
+    #[command(flatten)]
     common: Common,
 }
 
@@ -60,7 +62,8 @@ pub fn run(a: ServeArgs) -> Result<ExitCode, String> {
     let threads = a
         .threads
         .unwrap_or(if a.http.is_some() { 1 } else { all_cores() });
-    let engine = build(&a.common, None, threads, limit)?;
+    let mut engine = build(&a.common, None, threads, limit)?;
+    crate::book::apply(&a.book, &mut engine)?;
     let service = Service::new(engine);
     match &a.http {
         None => lines(&service),
