@@ -859,6 +859,8 @@ pub trait BookWord: crate::Bitboard {
         b: &Book,
         p: &Position<W, H, Self>,
     ) -> Option<Analysis>;
+    /// [`Book::answers`] (false on wide boards).
+    fn book_answers<const W: usize, const H: usize>(b: &Book, p: &Position<W, H, Self>) -> bool;
     /// [`Book::best_line`] (empty on wide boards).
     fn book_line<const W: usize, const H: usize>(b: &Book, p: &Position<W, H, Self>) -> Vec<usize>;
     /// [`build`] (an error on wide boards).
@@ -880,6 +882,9 @@ pub trait BookWord: crate::Bitboard {
 }
 
 impl BookWord for u64 {
+    fn book_answers<const W: usize, const H: usize>(b: &Book, p: &Position<W, H, Self>) -> bool {
+        b.answers(p)
+    }
     fn book_solve<const W: usize, const H: usize>(
         b: &Book,
         p: &Position<W, H, Self>,
@@ -931,6 +936,9 @@ fn too_wide<const W: usize, const H: usize>() -> BookError {
 }
 
 impl BookWord for u128 {
+    fn book_answers<const W: usize, const H: usize>(_: &Book, _: &Position<W, H, Self>) -> bool {
+        false
+    }
     fn book_solve<const W: usize, const H: usize>(
         _: &Book,
         _: &Position<W, H, Self>,

@@ -647,6 +647,19 @@ impl Engine {
         Ok(self)
     }
 
+    /// True when the attached book answers [`Engine::solve`], [`Engine::solve_weak`] and
+    /// [`Engine::analyze`] of `moves` without a search (a legal position with fewer stones
+    /// than the book's depth): such calls take microseconds, so a front end may answer them
+    /// at once instead of queueing them behind searches.
+    pub fn in_book(&self, moves: &str) -> bool {
+        dispatch!(self, s, _W, _H, {
+            match (s.parse(moves), &self.book) {
+                (Ok(p), Some(b)) => BookWord::book_answers(b, &p),
+                _ => false,
+            }
+        })
+    }
+
     /// The attached book (the shipped one unless [`Engine::set_book`] changed it).
     pub fn book(&self) -> Option<&Book> {
         self.book.as_ref()

@@ -416,6 +416,13 @@ impl Service {
         &self.engine
     }
 
+    /// True when `req` costs no search: the engine's book answers its position, or the
+    /// position is not legal (an error answer). A front end may answer such requests at once
+    /// instead of queueing them behind searches.
+    pub fn is_instant(&self, req: &Request) -> bool {
+        self.engine.check(&req.position).is_err() || self.engine.in_book(&req.position)
+    }
+
     /// Answers one line of JSON; a bad line gets an error response.
     pub fn handle_line(&self, line: &str) -> Response {
         match Request::from_json(line) {

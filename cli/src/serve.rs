@@ -203,8 +203,9 @@ fn route(req: &tiny_http::Request, page: &str) -> Route {
     }
 }
 
-/// HTTP: one acceptor thread answers what costs nothing and queues solves for `workers`
-/// threads sharing one service (one table); a full queue answers 503 at once.
+/// HTTP: one acceptor thread answers what costs nothing (the page, errors, positions the
+/// book answers) and queues searches for `workers` threads sharing one service (one table);
+/// a full queue answers 503 at once.
 fn http(
     service: Arc<Service>,
     addr: &str,
@@ -243,6 +244,11 @@ fn http(
         match route(&req, &page) {
             Route::Now(resp) => {
                 let _ = req.respond(resp);
+            }
+            // The book's positions and bad input cost microseconds: answered here, never
+            // queued behind other visitors' searches.
+            Route::Solve(r) if service.is_instant(&r) => {
+                let _ = req.respond(json_response(&service.handle(&r)));
             }
             Route::Solve(r) => match tx.try_send((req, r)) {
                 Ok(()) => {}

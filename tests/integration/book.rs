@@ -294,3 +294,47 @@ fn every_engine_of_the_standard_board_starts_with_the_shipped_book() {
     .unwrap();
     assert!(small.book().is_none());
 }
+
+#[test]
+fn the_service_answers_book_positions_with_source_book_and_at_once() {
+    use fourfold::service::{Request, Service, Source as Json};
+    let mut engine = Engine::new(
+        BoardSize::STANDARD,
+        fourfold::SolverBuilder::default().table_mib(16),
+    )
+    .unwrap();
+    let late = "2252576253462244111563365343671351441";
+    let service = Service::new(engine);
+    for op in ["solve", "solve_weak", "analyze"] {
+        for pos in ["", "44", "445"] {
+            let req = Request::new(op, pos).unwrap();
+            assert!(service.is_instant(&req), "{op} {pos}");
+            let r = service.handle(&req);
+            let a = r.answer().unwrap_or_else(|| panic!("{op} {pos}: {r:?}"));
+            assert_eq!(a.source, Json::Book, "{op} {pos}");
+            let json = serde_json::to_value(&r).unwrap();
+            assert_eq!(json["source"], "book");
+        }
+        let req = Request::new(op, late).unwrap();
+        assert!(!service.is_instant(&req));
+        assert_eq!(service.handle(&req).answer().unwrap().source, Json::Search);
+        // A bad position is an error answer: no search either.
+        assert!(service.is_instant(&Request::new(op, "448").unwrap()));
+    }
+    // Without a book: the same late answer, and nothing is instant but errors.
+    let with = service.handle(&Request::new("solve", late).unwrap());
+    engine = Engine::new(
+        BoardSize::STANDARD,
+        fourfold::SolverBuilder::default().table_mib(16),
+    )
+    .unwrap();
+    engine.set_book(None).unwrap();
+    let bare = Service::new(engine);
+    assert!(!bare.is_instant(&Request::new("analyze", "").unwrap()));
+    let without = bare.handle(&Request::new("solve", late).unwrap());
+    assert_eq!(
+        with.answer().unwrap().score,
+        without.answer().unwrap().score
+    );
+    assert_eq!(without.answer().unwrap().source, Json::Search);
+}
