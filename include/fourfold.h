@@ -49,8 +49,8 @@ typedef struct FfSolver ff_solver;
 /* The result of a solve. */
 typedef struct ff_solution {
     int32_t score;     /* for the player to move; -1/0/1 for a weak solve */
-    int32_t best_move; /* the best column, 1-indexed (nearest the centre, left first, among
-                        * equal scores); 0 when the board is full */
+    int32_t best_move; /* the best column, 1-indexed (among equal scores the first in the
+                        * centre-first order 4 3 5 2 6 1 7 on 7 columns); 0 on a full board */
     uint64_t nodes;    /* nodes searched */
     uint64_t micros;   /* wall time in microseconds */
     int32_t source;    /* FF_SOURCE_SEARCH or FF_SOURCE_BOOK */
@@ -82,8 +82,8 @@ int ff_solve_weak(const ff_solver *s, const char *moves, ff_solution *out);
 int ff_analyze(const ff_solver *s, const char *moves, int32_t *scores, size_t len);
 
 /* As ff_analyze, and the best column (1-indexed, the same as ff_solve's: among equal scores
- * the one nearest the centre, left first; 0 on a full board) into *best_move and the
- * source (FF_SOURCE_*) into *source; either may be NULL. */
+ * the first in the centre-first order, 4 3 5 2 6 1 7 on 7 columns; 0 on a full board) into
+ * *best_move and the source (FF_SOURCE_*) into *source; either may be NULL. */
 int ff_analyze_best(const ff_solver *s, const char *moves, int32_t *scores, size_t len,
                     int32_t *best_move, int32_t *source);
 

@@ -40,8 +40,8 @@ class Analysis:
         """For each column (index 0 is column 1) the score after playing there; None when full."""
     @property
     def best_move(self) -> Optional[int]:
-        """The best column (1-indexed), the same as solve's: among equal scores the one
-        nearest the centre, left first; None on a full board."""
+        """The best column (1-indexed), the same as solve's: among equal scores the first in
+        the centre-first order (4 3 5 2 6 1 7 on 7 columns); None on a full board."""
     @property
     def best_moves(self) -> List[int]:
         """Every column with the best score (1-indexed), the best move first."""
