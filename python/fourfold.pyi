@@ -14,7 +14,8 @@ class Solution:
         negation for a loss, 0 for a draw; -1/0/1 for a weak solve."""
     @property
     def best_move(self) -> Optional[int]:
-        """A column (1-indexed) achieving the score; None when the board is full."""
+        """The column (1-indexed) achieving the score, the first in the centre-first order
+        (4 3 5 2 6 1 7 on 7 columns) when several do; None when the board is full."""
     @property
     def nodes(self) -> int:
         """Nodes searched."""

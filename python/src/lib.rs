@@ -50,7 +50,9 @@ fn stones(moves: &str) -> u32 {
 /// Attributes:
 ///     score: the score for the player to move (see the README: 22 - s for a win with the
 ///         s-th stone on 7x6, its negation for a loss, 0 for a draw; -1/0/1 when weak).
-///     best_move: a column (1-indexed) that achieves it, None when the board is full.
+///     best_move: the column (1-indexed) that achieves it, the first in the centre-first
+///         order (4 3 5 2 6 1 7 on 7 columns) when several do, as on every front end; None
+///         when the board is full.
 ///     nodes: nodes searched.
 ///     micros: wall time of the solve in microseconds (a float).
 ///     outcome: the end of the game with perfect play in words ("first player wins on move
@@ -239,7 +241,8 @@ impl Solver {
     }
 
     /// The score of every column (index 0 is column 1) for the player to move: what they get
-    /// by playing there; None for a full column.
+    /// by playing there; None for a full column. Solver.analysis gives the best move and the
+    /// source too.
     fn analyze(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Vec<Option<i32>>> {
         let r = with_moves(position, |m| {
             interrupt::run(py, &self.engine.stop_flag(), || self.engine.analyze(m))
