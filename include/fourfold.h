@@ -34,6 +34,11 @@ extern "C" {
 #define FF_ERR_BOARD 4       /* the board size is not supported */
 #define FF_ERR_ARGUMENT 5    /* a null pointer, a string not UTF-8, an array too short */
 #define FF_ERR_INTERNAL 6    /* a bug in fourfold */
+#define FF_ERR_BOOK 7        /* a book file that cannot be read or is for another board */
+
+/* Where an answer came from (ff_solution.source, ff_analyze_best). */
+#define FF_SOURCE_SEARCH 0 /* a search */
+#define FF_SOURCE_BOOK 1   /* the opening book: no search */
 
 /* The score of a full column in ff_analyze's output. */
 #define FF_COLUMN_FULL INT32_MIN
@@ -44,9 +49,11 @@ typedef struct FfSolver ff_solver;
 /* The result of a solve. */
 typedef struct ff_solution {
     int32_t score;     /* for the player to move; -1/0/1 for a weak solve */
-    int32_t best_move; /* a best column, 1-indexed; 0 when the board is full */
+    int32_t best_move; /* the best column, 1-indexed (among equal scores the first in the
+                        * centre-first order 4 3 5 2 6 1 7 on 7 columns); 0 on a full board */
     uint64_t nodes;    /* nodes searched */
     uint64_t micros;   /* wall time in microseconds */
+    int32_t source;    /* FF_SOURCE_SEARCH or FF_SOURCE_BOOK */
 } ff_solution;
 
 /* Creates a solver: table of table_mib MiB (at least 1), threads per solve (at least 1),
@@ -58,6 +65,12 @@ int ff_solver_new(uint32_t table_mib, uint32_t threads, uint32_t width, uint32_t
 /* Frees a solver; NULL is allowed. */
 void ff_solver_free(ff_solver *s);
 
+/* Sets the solver's opening book: the book file at path (written by `fourfold book build`),
+ * or none when path is NULL (every position is then searched). A new 7 x 6 solver starts
+ * with the book shipped inside the library. Must not race other calls on the same solver.
+ * On error (FF_ERR_BOOK) the solver keeps its book. */
+int ff_solver_set_book(ff_solver *s, const char *path);
+
 /* The exact score and a best move of the position. */
 int ff_solve(const ff_solver *s, const char *moves, ff_solution *out);
 
@@ -67,6 +80,12 @@ int ff_solve_weak(const ff_solver *s, const char *moves, ff_solution *out);
 /* The score of every column for the player to move into scores[0 .. width - 1]
  * (FF_COLUMN_FULL for a full column); len is the array's length, at least the width. */
 int ff_analyze(const ff_solver *s, const char *moves, int32_t *scores, size_t len);
+
+/* As ff_analyze, and the best column (1-indexed, the same as ff_solve's: among equal scores
+ * the first in the centre-first order, 4 3 5 2 6 1 7 on 7 columns; 0 on a full board) into
+ * *best_move and the source (FF_SOURCE_*) into *source; either may be NULL. */
+int ff_analyze_best(const ff_solver *s, const char *moves, int32_t *scores, size_t len,
+                    int32_t *best_move, int32_t *source);
 
 /* Solves n positions across the solver's threads: out[i] and status[i] for moves[i].
  * Returns FF_OK when all succeeded, else the first failure's code, whose message

@@ -1,5 +1,6 @@
 """fourfold: a multi-threaded Connect-4 solver (type stubs of the compiled module)."""
 
+import os
 from typing import Iterable, List, Optional, Union
 
 __version__: str
@@ -13,7 +14,8 @@ class Solution:
         negation for a loss, 0 for a draw; -1/0/1 for a weak solve."""
     @property
     def best_move(self) -> Optional[int]:
-        """A column (1-indexed) achieving the score; None when the board is full."""
+        """The column (1-indexed) achieving the score, the first in the centre-first order
+        (4 3 5 2 6 1 7 on 7 columns) when several do; None when the board is full."""
     @property
     def nodes(self) -> int:
         """Nodes searched."""
@@ -27,6 +29,30 @@ class Solution:
     @property
     def weak(self) -> bool:
         """True for a win/draw/loss solve."""
+    @property
+    def source(self) -> str:
+        """"book" (from the opening book, no search) or "search"."""
+
+class Analysis:
+    """The score of every column of a position (Solver.analysis)."""
+
+    @property
+    def scores(self) -> List[Optional[int]]:
+        """For each column (index 0 is column 1) the score after playing there; None when full."""
+    @property
+    def best_move(self) -> Optional[int]:
+        """The best column (1-indexed), the same as solve's: among equal scores the first in
+        the centre-first order (4 3 5 2 6 1 7 on 7 columns); None on a full board."""
+    @property
+    def best_moves(self) -> List[int]:
+        """Every column with the best score (1-indexed), the best move first."""
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def micros(self) -> float: ...
+    @property
+    def source(self) -> str:
+        """"book" (from the opening book, no search) or "search"."""
 
 class Position:
     """A 7x6 position, immutable: play returns a new Position."""
@@ -70,17 +96,25 @@ class Solver:
     ValueError with the command line's message; Ctrl-C stops a solve (KeyboardInterrupt)."""
 
     def __init__(
-        self, table_mib: int = 256, threads: Optional[int] = None, board: str = "7x6"
+        self,
+        table_mib: int = 256,
+        threads: Optional[int] = None,
+        board: str = "7x6",
+        book: Optional[Union[str, "os.PathLike[str]"]] = "shipped",
     ) -> None:
         """table_mib: table size in MiB; threads: threads per solve and positions solved at
         once by solve_many (default: all cores); board: "WxH": any size
-        the command line's --board takes (4..=12 x 4..=13 up to 128-bit positions)."""
+        the command line's --board takes (4..=12 x 4..=13 up to 128-bit positions);
+        book: "shipped" (the opening book inside the library, 7x6 only), a book file's path,
+        or None to search every position."""
     def solve(self, position: PositionLike) -> Solution:
         """The exact score and a best move."""
     def solve_weak(self, position: PositionLike) -> Solution:
         """Win (1), draw (0) or loss (-1) and a move keeping it."""
     def analyze(self, position: PositionLike) -> List[Optional[int]]:
         """The score of every column (index 0 is column 1); None for a full column."""
+    def analysis(self, position: PositionLike) -> Analysis:
+        """As analyze, with the best move, nodes, time and the source."""
     def solve_many(self, positions: Iterable[PositionLike], weak: bool = False) -> List[Solution]:
         """A batch across all threads, results in input order. Every entry is checked first:
         a bad one raises ValueError("position <index>: <message>") before anything is solved."""
@@ -92,3 +126,10 @@ class Solver:
     def table_mib(self) -> int: ...
     @property
     def board(self) -> str: ...
+    @property
+    def book(self) -> Optional[str]:
+        """The book argument: "shipped", a path, or None."""
+    @property
+    def book_plies(self) -> Optional[int]:
+        """The depth of the book in use (it answers every position with fewer stones); None
+        without a book."""

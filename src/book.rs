@@ -57,13 +57,14 @@
 //! (a crash in the middle of a write) is cut off, any other bad record is an error. So a crash
 //! or Ctrl-C loses at most the positions being solved at the time.
 
+use crate::ordering::centre_order;
 use crate::position::{key_bits, Position};
 use crate::solver::{Analysis, Solution, Solver, Source};
 use std::collections::HashMap;
 use std::fmt;
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 /// The file's magic bytes.
@@ -380,11 +381,9 @@ impl Book {
         self.search(p, -i32::MAX, i32::MAX, &mut probes)
     }
 
-    /// Centre-first column order.
+    /// Centre-first column order (the search's).
     fn order<const W: usize>() -> impl Iterator<Item = usize> {
-        let mut cols: Vec<usize> = (0..W).collect();
-        cols.sort_by_key(|&c| (2 * c).abs_diff(W - 1));
-        cols.into_iter()
+        centre_order(W).into_iter()
     }
 
     /// Fail-soft alpha-beta into the book; exact when the result is inside `(alpha, beta)`.
@@ -441,14 +440,36 @@ impl Book {
         })
     }
 
-    /// Win (1), draw (0) or loss (-1) and a best move, from the book.
+    /// Win (1), draw (0) or loss (-1) and a move that keeps it, from the book, by the
+    /// search's rule for weak solves: the first column in the centre-first order that keeps
+    /// the outcome, or for a loss the first that does not lose at once (any when all do).
     pub fn solve_weak<const W: usize, const H: usize>(
         &self,
         p: &Position<W, H>,
     ) -> Option<Solution> {
-        self.solve(p).map(|mut s| {
-            s.score = s.score.signum();
-            s
+        let a = self.analyze(p)?;
+        let best = a.scores.iter().flatten().max().copied();
+        let outcome = best.map_or(0, i32::signum);
+        // A column whose stone lets the opponent win with the next one.
+        let loses_now = -win_now(Position::<W, H>::CELLS, p.moves() + 1);
+        let keeps = |s: i32| match outcome {
+            -1 => s > loses_now,
+            o => s.signum() == o,
+        };
+        let order = || {
+            centre_order(W)
+                .into_iter()
+                .filter(|&c| a.scores[c].is_some())
+        };
+        let col = order()
+            .find(|&c| a.scores[c].is_some_and(keeps))
+            .or_else(|| order().next());
+        Some(Solution {
+            score: outcome,
+            best_move: col,
+            nodes: a.nodes,
+            elapsed: a.elapsed,
+            source: Source::Book,
         })
     }
 
@@ -497,6 +518,27 @@ impl Book {
             p.play_col(col);
         }
         line
+    }
+}
+
+/// The file bytes of the book shipped inside the library: `books/7x6-4.book`, the score of
+/// every 7 x 6 position with 4 stones, so the engine answers every position of the first
+/// three moves (and scores those of four) without a search.
+pub const SHIPPED_7X6: &[u8] = include_bytes!("../books/7x6-4.book");
+
+impl Book {
+    /// The book shipped inside the library for a `width` x `height` board (only 7 x 6 has
+    /// one), read and checked (layout, checksum) once per process; `None` for another size.
+    /// Every [`crate::Engine`] of the standard board starts with it. (The bytes are fixed at
+    /// build time, and a test checks that they load, so `None` on 7 x 6 cannot happen.)
+    pub fn shipped(width: usize, height: usize) -> Option<&'static Book> {
+        static SHIPPED: OnceLock<Option<Book>> = OnceLock::new();
+        if (width, height) != (7, 6) {
+            return None;
+        }
+        SHIPPED
+            .get_or_init(|| Book::from_bytes(SHIPPED_7X6).ok())
+            .as_ref()
     }
 }
 
@@ -817,6 +859,8 @@ pub trait BookWord: crate::Bitboard {
         b: &Book,
         p: &Position<W, H, Self>,
     ) -> Option<Analysis>;
+    /// [`Book::answers`] (false on wide boards).
+    fn book_answers<const W: usize, const H: usize>(b: &Book, p: &Position<W, H, Self>) -> bool;
     /// [`Book::best_line`] (empty on wide boards).
     fn book_line<const W: usize, const H: usize>(b: &Book, p: &Position<W, H, Self>) -> Vec<usize>;
     /// [`build`] (an error on wide boards).
@@ -838,6 +882,9 @@ pub trait BookWord: crate::Bitboard {
 }
 
 impl BookWord for u64 {
+    fn book_answers<const W: usize, const H: usize>(b: &Book, p: &Position<W, H, Self>) -> bool {
+        b.answers(p)
+    }
     fn book_solve<const W: usize, const H: usize>(
         b: &Book,
         p: &Position<W, H, Self>,
@@ -889,6 +936,9 @@ fn too_wide<const W: usize, const H: usize>() -> BookError {
 }
 
 impl BookWord for u128 {
+    fn book_answers<const W: usize, const H: usize>(_: &Book, _: &Position<W, H, Self>) -> bool {
+        false
+    }
     fn book_solve<const W: usize, const H: usize>(
         _: &Book,
         _: &Position<W, H, Self>,
@@ -979,6 +1029,16 @@ mod tests {
         for n in 0..bytes.len() {
             assert!(Book::from_bytes(&bytes[..n]).is_err(), "cut at {n}");
         }
+    }
+
+    #[test]
+    fn the_shipped_book_loads_once_and_is_the_repositorys_file() {
+        let b = Book::shipped(7, 6).expect("the shipped 7x6 book loads");
+        assert!(std::ptr::eq(b, Book::shipped(7, 6).unwrap()));
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/books/7x6-4.book");
+        assert_eq!(*b, Book::load(path).unwrap());
+        assert_eq!(b.len(), positions::<7, 6>(b.plies()).len());
+        assert!(Book::shipped(6, 7).is_none() && Book::shipped(8, 7).is_none());
     }
 
     #[test]

@@ -410,12 +410,15 @@ impl fmt::Debug for Engine {
 }
 
 impl Engine {
-    /// Builds an engine for `board` with the solver settings of `builder`.
+    /// Builds an engine for `board` with the solver settings of `builder`, answering from
+    /// the book shipped in the library where it has one ([`Book::shipped`]: the 7 x 6 board,
+    /// every position of the first three moves); [`Engine::set_book`] gives another book or
+    /// none.
     pub fn new(board: BoardSize, builder: SolverBuilder) -> Result<Engine, Error> {
         match build_inner(board, builder) {
             Some(inner) => Ok(Engine {
                 inner: inner?,
-                book: None,
+                book: Book::shipped(board.width, board.height).cloned(),
             }),
             None => Err(Error::new(ErrorKind::Board(
                 board
@@ -614,8 +617,9 @@ impl Engine {
         dispatch!(self, s, _W, _H, s.pin_failed())
     }
 
-    /// Answers every position the book covers from it from now on (`None` removes it);
-    /// refuses a book for another board size.
+    /// Answers every position the book covers from it from now on (`None` removes it, so
+    /// every answer is searched); refuses a book for another board size. The engine starts
+    /// with the shipped book ([`Engine::new`]).
     pub fn set_book(&mut self, book: Option<Book>) -> Result<(), Error> {
         if let Some(b) = &book {
             let board = self.board();
@@ -643,7 +647,20 @@ impl Engine {
         Ok(self)
     }
 
-    /// The attached book.
+    /// True when the attached book answers [`Engine::solve`], [`Engine::solve_weak`] and
+    /// [`Engine::analyze`] of `moves` without a search (a legal position with fewer stones
+    /// than the book's depth): such calls take microseconds, so a front end may answer them
+    /// at once instead of queueing them behind searches.
+    pub fn in_book(&self, moves: &str) -> bool {
+        dispatch!(self, s, _W, _H, {
+            match (s.parse(moves), &self.book) {
+                (Ok(p), Some(b)) => BookWord::book_answers(b, &p),
+                _ => false,
+            }
+        })
+    }
+
+    /// The attached book (the shipped one unless [`Engine::set_book`] changed it).
     pub fn book(&self) -> Option<&Book> {
         self.book.as_ref()
     }

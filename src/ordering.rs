@@ -1,23 +1,44 @@
 //! Move ordering: which child the search tries first.
 //!
 //! This module owns the order of moves at a node: the static centre-first column order, the
-//! threat-based score used near the root, and bringing the table's best move to the front.
+//! threat-based score used near the root.
 //! It reads positions; it never touches the table or the search state.
+//!
+//! The centre-first order is also the one tie-break rule of the best move on every front
+//! end: among the columns that achieve a position's score, the best move is the first in
+//! [`centre_order`] (see [`crate::Analysis::best_columns`], the search's and the book's
+//! best move).
 
 use crate::bitboard::Bitboard;
 use crate::position::{winning_cells, Position};
+
+/// The `i`-th column (0-based) of the centre-first order of a `width`-wide board: `width / 2`,
+/// then alternately left and right of it, nearest first (on an even width the right one of
+/// the two centre columns comes first).
+const fn centre_column(i: usize, width: usize) -> usize {
+    let off = i.div_ceil(2);
+    if i % 2 == 1 {
+        width / 2 - off
+    } else {
+        width / 2 + off
+    }
+}
 
 /// Columns from the centre outwards: `3 2 4 1 5 0 6` on a 7-wide board.
 pub(crate) const fn column_order<const W: usize>() -> [usize; W] {
     let mut order = [0; W];
     let mut i = 0;
     while i < W {
-        // W/2, then alternately right/left of the centre, nearest first.
-        let off = i.div_ceil(2);
-        order[i] = if i % 2 == 1 { W / 2 - off } else { W / 2 + off };
+        order[i] = centre_column(i, W);
         i += 1;
     }
     order
+}
+
+/// The centre-first column order of a `width`-wide board (0-based columns), the same as the
+/// search's: the tie-break rule of the best move (see the module docs).
+pub(crate) fn centre_order(width: usize) -> Vec<usize> {
+    (0..width).map(|i| centre_column(i, width)).collect()
 }
 
 /// A short list of moves (one-bit cells) with their ordering scores, best first.
@@ -50,15 +71,6 @@ impl<const W: usize, B: Bitboard> MoveList<W, B> {
         }
         self.moves[i] = mv;
         self.scores[i] = score;
-    }
-
-    /// Moves `mv` to the front if present.
-    #[inline]
-    pub(crate) fn bring_to_front(&mut self, mv: B) {
-        if let Some(pos) = self.moves[..self.len].iter().position(|&m| m == mv) {
-            self.moves[..=pos].rotate_right(1);
-            self.scores[..=pos].rotate_right(1);
-        }
     }
 
     #[inline]
@@ -122,16 +134,16 @@ mod tests {
         o.sort();
         assert_eq!(o, [0, 1, 2, 3, 4, 5, 6, 7]);
         assert_eq!(column_order::<1>(), [0]);
+        assert_eq!(centre_order(8), column_order::<8>().to_vec());
+        assert_eq!(centre_order(7), column_order::<7>().to_vec());
     }
 
     #[test]
-    fn list_sorts_stably_and_fronts() {
+    fn list_sorts_stably() {
         let mut l = MoveList::<7, u64>::new();
         for (m, s) in [(1, 0), (2, 5), (4, 0), (8, 5), (16, 1)] {
             l.push(m, s);
         }
         assert_eq!(l.as_slice(), &[2, 8, 16, 1, 4]);
-        l.bring_to_front(4);
-        assert_eq!(l.as_slice(), &[4, 2, 8, 16, 1]);
     }
 }

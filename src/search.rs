@@ -679,43 +679,39 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         (!self.aborted).then_some(r)
     }
 
-    /// A column (0-based) that achieves `score`, the exact score of `pos`, or `None` if the
-    /// game is over or the search was stopped.
+    /// The column (0-based) that achieves `score`, the exact score of `pos` (or, for a weak
+    /// solve, the outcome: 1 or 0), first in the centre-first order ([`Self::ORDER`]): the one
+    /// tie-break rule of every front end (see [`crate::ordering`]). `None` if the game is over
+    /// or the search was stopped. Each column is tested with a null window in that order, so
+    /// the answer does not depend on the table's contents or on which thread asks.
     pub(crate) fn best_move(&mut self, pos: &Position<W, H, B>, score: i32) -> Option<usize> {
         if pos.is_full() {
             return None;
         }
         let possible = pos.possible();
+        let first_in = |set: B| {
+            Self::ORDER
+                .iter()
+                .copied()
+                .find(|&c| set & Position::<W, H, B>::column_mask(c) != B::ZERO)
+        };
         if pos.can_win_next() {
-            let col = Position::<W, H, B>::column_of(pos.winning() & possible);
-            return Some(col);
+            return first_in(pos.winning() & possible);
         }
         let next = pos.non_losing_moves();
         if next == B::ZERO {
-            // Lost at once whatever we play: any legal move.
-            return Some(Position::<W, H, B>::column_of(possible));
+            // Lost at once whatever we play: every legal move scores the same.
+            return first_in(possible);
         }
-        if next & (next - B::ONE) == B::ZERO {
-            return Some(Position::<W, H, B>::column_of(next));
-        }
-        let mut list = MoveList::<W, B>::new();
         for &col in Self::ORDER.iter() {
             let mv = next & Position::<W, H, B>::column_mask(col);
-            if mv != B::ZERO {
-                list.push(mv, threat_score(pos, mv, 0));
+            if mv == B::ZERO {
+                continue;
             }
-        }
-        if let Some(e) = self.shared.table.probe(pos.key()) {
-            if let Some(c) = e.best_move {
-                let mv = next & Position::<W, H, B>::column_mask(c as usize);
-                // A stored lower bound that reaches the score was proven by this very move.
-                if mv != B::ZERO && e.bound != Bound::Upper && e.value >= score {
-                    return Some(c as usize);
-                }
-                list.bring_to_front(mv);
+            if next & (next - B::ONE) == B::ZERO {
+                // The only move that does not lose at once: every other scores less.
+                return Some(col);
             }
-        }
-        for &mv in list.as_slice() {
             // Playing `mv` achieves `score` when the child's score is at most `-score`.
             let child = pos.after(mv);
             let v = self.negamax(&child, -score, -score + 1);
@@ -723,7 +719,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 return None;
             }
             if v <= -score {
-                return Some(Position::<W, H, B>::column_of(mv));
+                return Some(col);
             }
         }
         debug_assert!(false, "no move achieves the exact score");

@@ -173,12 +173,23 @@ impl Request {
     }
 }
 
-/// Where an answer came from.
+/// Where an answer came from (the engine's [`crate::Source`], as JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// A search by the engine.
     Search,
+    /// The engine's opening book: no search.
+    Book,
+}
+
+impl From<crate::Source> for Source {
+    fn from(s: crate::Source) -> Source {
+        match s {
+            crate::Source::Search => Source::Search,
+            crate::Source::Book => Source::Book,
+        }
+    }
 }
 
 /// A successful answer.
@@ -405,6 +416,13 @@ impl Service {
         &self.engine
     }
 
+    /// True when `req` costs no search: the engine's book answers its position, or the
+    /// position is not legal (an error answer). A front end may answer such requests at once
+    /// instead of queueing them behind searches.
+    pub fn is_instant(&self, req: &Request) -> bool {
+        self.engine.check(&req.position).is_err() || self.engine.in_book(&req.position)
+    }
+
     /// Answers one line of JSON; a bad line gets an error response.
     pub fn handle_line(&self, line: &str) -> Response {
         match Request::from_json(line) {
@@ -457,6 +475,7 @@ impl Service {
                 a.best_move = s.best_move.map(|c| c + 1);
                 a.outcome = words(s.score);
                 (a.nodes, a.micros) = (s.nodes, micros(s.elapsed));
+                a.source = s.source.into();
             }
             Op::SolveWeak => {
                 let s = e.solve_weak(&req.position).map_err(fail)?;
@@ -469,10 +488,12 @@ impl Service {
                     _ => format!("{} wins", mover.other()),
                 });
                 (a.nodes, a.micros) = (s.nodes, micros(s.elapsed));
+                a.source = s.source.into();
             }
             Op::Analyze => {
                 let an = e.analyze(&req.position).map_err(fail)?;
-                let best = an.best_columns().first().copied();
+                // The one tie-break rule: the same column as `solve`'s best move.
+                let best = an.best_move();
                 a.best_move = best.map(|c| c + 1);
                 a.score = best.and_then(|c| an.scores[c]);
                 a.outcome = if info.moves == board.cells() {
@@ -484,6 +505,7 @@ impl Service {
                 a.wins_now = Some(info.winning);
                 a.scores = Some(an.scores);
                 (a.nodes, a.micros) = (an.nodes, micros(an.elapsed));
+                a.source = an.source.into();
             }
         }
         Ok(a)

@@ -21,6 +21,7 @@
 //! each, which is the better use of threads for many short solves.
 
 use crate::bitboard::Bitboard;
+use crate::ordering::centre_order;
 use crate::position::{key_bits, Position};
 use crate::search::{Params, Searcher, Shared, Window};
 use crate::sync::AtomicU64;
@@ -43,7 +44,11 @@ pub const MAX_THREADS: usize = 1024;
 pub struct Solution {
     /// The score for the player to move (see the crate docs), or -1/0/1 for a weak solve.
     pub score: i32,
-    /// A column (0-based) that achieves the score; `None` when the board is full.
+    /// The column (0-based) that achieves the score, the first in the centre-first order
+    /// (`3 2 4 1 5 0 6` on 7 columns) when several do: the one tie-break rule of every front
+    /// end, from a book or a search (for a weak solve: the first column that keeps the
+    /// outcome, or for a loss the first that does not lose at once). `None` when the board
+    /// is full.
     pub best_move: Option<usize>,
     /// Nodes searched by all threads (forced moves played through are not counted).
     pub nodes: u64,
@@ -94,15 +99,22 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    /// The columns with the highest score (0-based), centre first.
+    /// The columns with the highest score (0-based), in the search's centre-first order
+    /// (`3 2 4 1 5 0 6` on 7 columns). The first is the best move of every front end: the
+    /// one tie-break rule, the same as [`Solution::best_move`]'s.
     pub fn best_columns(&self) -> Vec<usize> {
         let Some(best) = self.scores.iter().flatten().max() else {
             return Vec::new();
         };
-        let w = self.scores.len();
-        let mut cols: Vec<usize> = (0..w).filter(|&c| self.scores[c] == Some(*best)).collect();
-        cols.sort_by_key(|&c| (2 * c).abs_diff(w - 1));
-        cols
+        centre_order(self.scores.len())
+            .into_iter()
+            .filter(|&c| self.scores[c] == Some(*best))
+            .collect()
+    }
+
+    /// The best move: the first of [`Analysis::best_columns`]; `None` on a full board.
+    pub fn best_move(&self) -> Option<usize> {
+        self.best_columns().first().copied()
     }
 }
 
@@ -693,8 +705,10 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         }
     }
 
-    /// A move keeping a weak outcome: for a win or a draw, a move that reaches score 1 or 0
-    /// (the exact-score search for it); for a loss, any move that does not lose at once.
+    /// A move keeping a weak outcome, by the one tie-break rule (centre first, see
+    /// `crate::ordering`): for a win or a draw, the first column that reaches score 1 or 0
+    /// (the exact-score search for it); for a loss, the first column that does not lose at
+    /// once (any column when all do).
     fn weak_move(
         &self,
         s: &mut Searcher<'_, W, H, B>,
@@ -710,7 +724,9 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         } else {
             next
         };
-        Some(Position::<W, H, B>::column_of(any & any.wrapping_neg()))
+        centre_order(W)
+            .into_iter()
+            .find(|&c| any & Position::<W, H, B>::column_mask(c) != B::ZERO)
     }
 }
 

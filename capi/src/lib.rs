@@ -34,6 +34,13 @@ pub const FF_ERR_BOARD: c_int = 4;
 pub const FF_ERR_ARGUMENT: c_int = 5;
 /// A bug in fourfold (a Rust panic, caught).
 pub const FF_ERR_INTERNAL: c_int = 6;
+/// An opening book that could not be read or is for another board size.
+pub const FF_ERR_BOOK: c_int = 7;
+
+/// `source` of an answer found by a search.
+pub const FF_SOURCE_SEARCH: i32 = 0;
+/// `source` of an answer read from the opening book (no search).
+pub const FF_SOURCE_BOOK: i32 = 1;
 
 /// The score of a full column in `ff_analyze`'s output.
 pub const FF_COLUMN_FULL: i32 = i32::MIN;
@@ -55,6 +62,15 @@ pub struct FfSolution {
     pub nodes: u64,
     /// Wall time in microseconds.
     pub micros: u64,
+    /// Where the answer came from: `FF_SOURCE_SEARCH` or `FF_SOURCE_BOOK`.
+    pub source: i32,
+}
+
+fn source(s: fourfold_lib::Source) -> i32 {
+    match s {
+        fourfold_lib::Source::Search => FF_SOURCE_SEARCH,
+        fourfold_lib::Source::Book => FF_SOURCE_BOOK,
+    }
 }
 
 thread_local! {
@@ -73,6 +89,7 @@ fn status_of(e: &fourfold_lib::Error) -> c_int {
         ErrorKind::Interrupted(_) => FF_ERR_INTERRUPTED,
         ErrorKind::Build(_) => FF_ERR_BUILD,
         ErrorKind::Board(_) => FF_ERR_BOARD,
+        ErrorKind::Book(_) => FF_ERR_BOOK,
         _ => FF_ERR_INTERNAL,
     }
 }
@@ -126,6 +143,7 @@ fn solution(s: &fourfold_lib::Solution) -> FfSolution {
         best_move: s.best_move.map_or(0, |c| c as i32 + 1),
         nodes: s.nodes,
         micros: s.elapsed.as_micros() as u64,
+        source: source(s.source),
     }
 }
 
@@ -179,6 +197,44 @@ pub unsafe extern "C" fn ff_solver_free(s: *mut FfSolver) {
     let b = unsafe { Box::from_raw(s) };
     // A panic in a destructor must not unwind into C.
     let _ = catch_unwind(AssertUnwindSafe(move || drop(b)));
+}
+
+/// Sets the solver's opening book: the book file at `path` (written by `fourfold book
+/// build`), or none when `path` is null (every position is then searched). A new solver of
+/// the 7 x 6 board starts with the book shipped inside the library. On error the solver
+/// keeps its book.
+///
+/// # Safety
+/// `s` is null or a live solver not used by any other call during this one; `path` is null
+/// or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn ff_solver_set_book(s: *mut FfSolver, path: *const c_char) -> c_int {
+    guarded(|| {
+        // SAFETY: the caller promises `s` is null or live and not used elsewhere meanwhile;
+        // `as_mut` handles null.
+        let Some(s) = (unsafe { s.as_mut() }) else {
+            return argument("the solver is a null pointer");
+        };
+        let book = if path.is_null() {
+            None
+        } else {
+            // SAFETY: non-null, and the caller promises a NUL-terminated string.
+            let Ok(p) = unsafe { CStr::from_ptr(path) }.to_str() else {
+                return argument("the book path is not UTF-8");
+            };
+            match fourfold_lib::Book::load(p) {
+                Ok(b) => Some(b),
+                Err(e) => {
+                    set_error(&e.to_string());
+                    return FF_ERR_BOOK;
+                }
+            }
+        };
+        match s.engine.set_book(book) {
+            Ok(()) => FF_OK,
+            Err(e) => status_of(&e),
+        }
+    })
 }
 
 /// One solve, exact or weak.
@@ -260,6 +316,34 @@ pub unsafe extern "C" fn ff_analyze(
     scores: *mut i32,
     len: usize,
 ) -> c_int {
+    // SAFETY: the caller's promises are `ff_analyze_best`'s, whose extra pointers are null.
+    unsafe {
+        ff_analyze_best(
+            s,
+            moves,
+            scores,
+            len,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+        )
+    }
+}
+
+/// As `ff_analyze`, and the best column (1-indexed, the same as `ff_solve`'s; 0 on a full
+/// board) into `*best_move` and the answer's source (`FF_SOURCE_*`) into `*source`; either
+/// pointer may be null.
+///
+/// # Safety
+/// As `ff_analyze`; `best_move` and `source` are null or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ff_analyze_best(
+    s: *const FfSolver,
+    moves: *const c_char,
+    scores: *mut i32,
+    len: usize,
+    best_move: *mut i32,
+    source_out: *mut i32,
+) -> c_int {
     guarded(|| {
         // SAFETY: forwarded from the caller's promises.
         let (s, m) = match unsafe { (solver(s), text(moves)) } {
@@ -277,6 +361,15 @@ pub unsafe extern "C" fn ff_analyze(
                 for (c, v) in a.scores.iter().enumerate() {
                     // SAFETY: c < width <= len, and the caller promises `len` writes.
                     unsafe { scores.add(c).write(v.unwrap_or(FF_COLUMN_FULL)) };
+                }
+                if !best_move.is_null() {
+                    let best = a.best_move().map_or(0, |c| c as i32 + 1);
+                    // SAFETY: non-null, and the caller promises it is valid for a write.
+                    unsafe { best_move.write(best) };
+                }
+                if !source_out.is_null() {
+                    // SAFETY: non-null, and the caller promises it is valid for a write.
+                    unsafe { source_out.write(source(a.source)) };
                 }
                 FF_OK
             }

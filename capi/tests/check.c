@@ -26,6 +26,20 @@ static int passed = 0, failed = 0;
 
 #define MAX_CASES 1000
 
+/* The tie-break rule, written here independently: the best-scoring column nearest the
+ * centre, the left one on equal distance (1-indexed). */
+static int centre_first_best(const int32_t *scores) {
+    int best = 0;
+    for (int c = 0; c < 7; c++) {
+        if (scores[c] == FF_COLUMN_FULL) continue;
+        int d = abs(2 * c - 6), bd = best ? abs(2 * (best - 1) - 6) : 99;
+        if (!best || scores[c] > scores[best - 1] ||
+            (scores[c] == scores[best - 1] && d < bd))
+            best = c + 1;
+    }
+    return best;
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: %s <test-set file> <positions>\n", argv[0]);
@@ -75,6 +89,12 @@ int main(int argc, char **argv) {
         CHECK(rc == FF_OK && best == expected[i], "ff_analyze %s: best %d, want %d", moves[i],
               best, expected[i]);
         CHECK(scores[sol.best_move - 1] == sol.score, "ff_analyze agrees with best_move");
+        int32_t best_move = -1, source = -1;
+        rc = ff_analyze_best(s, moves[i], scores, 7, &best_move, &source);
+        CHECK(rc == FF_OK && best_move == sol.best_move, "ff_analyze_best %s: %d, solve %d",
+              moves[i], best_move, sol.best_move);
+        CHECK(best_move == centre_first_best(scores), "tie-break %s: %d", moves[i], best_move);
+        CHECK(source == sol.source, "analyze and solve sources %s", moves[i]);
         batch[i] = moves[i];
     }
 
@@ -141,7 +161,69 @@ int main(int argc, char **argv) {
     CHECK(strlen(ff_last_error()) > 0, "build error message");
     CHECK(ff_solver_new(16, 1, 7, 6, NULL) == FF_ERR_ARGUMENT, "null out");
 
-    /* Stop: the empty board takes far longer than the poll interval. */
+    /* The book: a new 7x6 solver answers the first moves from the shipped book, with the
+     * test set's scores; without a book the same positions are searched. */
+    static const char *early[] = {"", "4", "44", "445"};
+    int ties = 0;
+    for (size_t i = 0; i < sizeof early / sizeof *early; i++) {
+        rc = ff_solve(s, early[i], &sol);
+        CHECK(rc == FF_OK && sol.source == FF_SOURCE_BOOK, "book %s: %d source %d", early[i],
+              rc, sol.source);
+        int32_t scores[7], best_move = -1, source = -1;
+        rc = ff_analyze_best(s, early[i], scores, 7, &best_move, &source);
+        CHECK(rc == FF_OK && source == FF_SOURCE_BOOK && best_move == sol.best_move &&
+                  best_move == centre_first_best(scores),
+              "book analyze %s: best %d solve %d", early[i], best_move, sol.best_move);
+        for (int c = 0; c < 7; c++)
+            if (c + 1 != best_move && scores[c] == scores[best_move - 1]) ties++;
+    }
+    CHECK(ties > 0, "a book position with a tie");
+    /* Begin-Hard's lines of at most three moves: from the book, with the set's scores. */
+    FILE *hard = fopen("tests/data/Test_L1_R3", "r");
+    CHECK(hard != NULL, "tests/data/Test_L1_R3");
+    int covered = 0;
+    while (hard && fgets(line, sizeof line, hard)) {
+        char m[64];
+        int want_score;
+        if (sscanf(line, "%63s %d", m, &want_score) != 2 || strlen(m) > 3) continue;
+        covered++;
+        rc = ff_solve(s, m, &sol);
+        CHECK(rc == FF_OK && sol.source == FF_SOURCE_BOOK && sol.score == want_score,
+              "book %s: %d, want %d", m, sol.score, want_score);
+    }
+    if (hard) fclose(hard);
+    CHECK(covered > 10, "only %d covered positions", covered);
+    CHECK(ff_solver_set_book(s, "no-such.book") == FF_ERR_BOOK, "missing book");
+    CHECK(strstr(ff_last_error(), "no-such.book") != NULL, "book message: %s", ff_last_error());
+    CHECK(ff_solver_set_book(NULL, NULL) == FF_ERR_ARGUMENT, "null solver book");
+    CHECK(ff_solver_set_book(s, NULL) == FF_OK, "no book: %s", ff_last_error());
+    rc = ff_solve(s, moves[0], &sol);
+    CHECK(rc == FF_OK && sol.source == FF_SOURCE_SEARCH && sol.score == expected[0],
+          "searched without a book: %d", rc);
+    CHECK(ff_solver_set_book(s, "books/7x6-2.book") == FF_OK, "2-ply book: %s",
+          ff_last_error());
+    rc = ff_solve(s, "4", &sol);
+    CHECK(rc == FF_OK && sol.source == FF_SOURCE_BOOK, "2-ply book answers 4: %d", rc);
+    ff_solution shipped;
+    ff_solver *u = NULL;
+    CHECK(ff_solver_new(16, 1, 7, 6, &u) == FF_OK, "second solver");
+    if (u) {
+        CHECK(ff_solve(u, "4", &shipped) == FF_OK && shipped.score == sol.score &&
+                  shipped.best_move == sol.best_move,
+              "two books agree on 4");
+        ff_solver_free(u);
+    }
+    ff_solver *w = NULL;
+    CHECK(ff_solver_new(16, 1, 6, 7, &w) == FF_OK, "6x7 solver");
+    if (w) {
+        CHECK(ff_solver_set_book(w, "books/7x6-4.book") == FF_ERR_BOOK, "7x6 book on 6x7");
+        CHECK(strstr(ff_last_error(), "7x6") != NULL, "wrong-board message: %s",
+              ff_last_error());
+        ff_solver_free(w);
+    }
+    CHECK(ff_solver_set_book(s, NULL) == FF_OK, "no book again");
+
+    /* Stop: the empty board (no book) takes far longer than the poll interval. */
     ff_solver_stop(s, 1);
     rc = ff_solve(s, "", &sol);
     CHECK(rc == FF_ERR_INTERRUPTED, "stopped solve: %d", rc);

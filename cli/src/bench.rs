@@ -12,6 +12,18 @@ use fourfold::{BoardSize, Engine};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// An engine that searches every position (no book): the bench measures the search.
+fn searcher(
+    common: &crate::common::Common,
+    board: Option<BoardSize>,
+    threads: usize,
+    limit: Option<std::time::Duration>,
+) -> Result<Engine, String> {
+    let mut e = build(common, board, threads, limit)?;
+    e.set_book(None).map_err(|e| e.to_string())?;
+    Ok(e)
+}
+
 #[derive(Args)]
 pub struct BenchArgs {
     /// Test-set files (`<moves> <score>` per line). Default: the bundled sets.
@@ -97,7 +109,7 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
         ));
     }
     // The engine of the first thread count; it also reads the sets' lines on its board.
-    let mut first = Some(build(&b.common, None, threads[0], None)?);
+    let mut first = Some(searcher(&b.common, None, threads[0], None)?);
     let parser = first.as_ref().expect("just built");
     // The sets: (name, cases).
     let mut sets: Vec<(String, Vec<CaseLine>)> = Vec::new();
@@ -141,7 +153,7 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
     let tt_mb = b.common.tt_mb.unwrap_or_else(default_tt_mb);
     // A table the machine cannot give is refused before anything is printed (the OS maps
     // the pages lazily, so this costs nothing).
-    drop(build(&b.common, None, 1, None)?);
+    drop(searcher(&b.common, None, 1, None)?);
     println!(
         "fourfold bench: table {tt_mb} MiB, {} table per position, {} solve",
         if b.fresh {
@@ -192,7 +204,7 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
         for &t in &threads {
             let solver = match first.take() {
                 Some(s) => s,
-                None => build(&b.common, None, t, None)?,
+                None => searcher(&b.common, None, t, None)?,
             };
             solver.table().clear();
             let mut secs = 0.0;
@@ -320,7 +332,7 @@ fn bench_boards(b: &BenchArgs, list: &[String], threads: &[usize]) -> Result<Exi
     for board in boards {
         let known = published.iter().find(|p| p.board == board);
         for &t in threads {
-            let engine = build(&b.common, Some(board), t, None)?;
+            let engine = searcher(&b.common, Some(board), t, None)?;
             engine.table().clear();
             let s = engine.solve("").map_err(|e| format!("{board}: {e}"))?;
             let secs = s.elapsed.as_secs_f64();

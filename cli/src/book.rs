@@ -1,5 +1,5 @@
-//! `book build` and `book info`, and the `--book`/`--no-book` options of `solve` and `analyze`
-//! with the default book path.
+//! `book build` and `book info`, and the `--book`/`--no-book` options of `solve`, `analyze`
+//! and `serve` with the default book path (the engine's shipped book, or a deeper file).
 
 use crate::common::{all_cores, default_tt_mb, human};
 
@@ -61,13 +61,13 @@ pub struct InfoArgs {
     file: PathBuf,
 }
 
-/// The book options of `solve` and `analyze`.
+/// The book options of `solve`, `analyze` and `serve`.
 #[derive(Args, Clone, Default)]
 pub struct BookArgs {
-    /// Answer positions with fewer stones than the book's depth from this opening book.
-    /// Default (except for the empty-board main job, which searches unless given a book):
-    /// the deepest `books/7x6-<N>.book` found next to the executable, in the directories
-    /// above it, in the source tree or in the current directory.
+    /// Answer positions with fewer stones than the book's depth from this opening book
+    /// instead of the engine's. Default: the book shipped inside fourfold (7x6, the first
+    /// three moves), or a deeper `books/7x6-<N>.book` found next to the executable, in the
+    /// directories above it, in the source tree or in the current directory.
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
     /// Use no book (search every position).
@@ -89,33 +89,32 @@ pub fn run(cmd: BookCommand) -> Result<ExitCode, String> {
     }
 }
 
-/// The book `solve`/`analyze` should use on a `board` board: the one given, or the default
-/// one (a default book that does not load is skipped with a warning).
-pub fn open(args: &BookArgs, board: BoardSize) -> Result<Option<Book>, String> {
+/// Gives `engine` the book of `args`: none for `--no-book`, the file of `--book FILE`, else
+/// the engine's own (the shipped book) unless a deeper default file is found (a default
+/// file that does not load is skipped with a warning).
+pub fn apply(args: &BookArgs, engine: &mut Engine) -> Result<(), String> {
+    let board = engine.board();
     if args.no_book {
-        return Ok(None);
+        return engine.set_book(None).map_err(|e| e.to_string());
     }
     if let Some(path) = &args.book {
         let b = Book::load(path).map_err(|e| e.to_string())?;
-        if (b.width(), b.height()) != (board.width, board.height) {
-            return Err(format!(
-                "{}: the book is for {}x{} boards, not {board}",
-                path.display(),
-                b.width(),
-                b.height()
-            ));
-        }
-        return Ok(Some(b));
+        return engine
+            .set_book(Some(b))
+            .map_err(|e| format!("{}: {e}", path.display()));
     }
     let Some(path) = default_book(board) else {
-        return Ok(None);
+        return Ok(());
     };
+    let current = engine.book().map_or(0, |b| b.plies());
     match Book::load(&path) {
-        Ok(b) if (b.width(), b.height()) == (board.width, board.height) => Ok(Some(b)),
-        Ok(_) => Ok(None),
+        Ok(b) if b.plies() > current && (b.width(), b.height()) == (board.width, board.height) => {
+            engine.set_book(Some(b)).map_err(|e| e.to_string())
+        }
+        Ok(_) => Ok(()),
         Err(e) => {
             eprintln!("fourfold: warning: skipping the default book: {e}");
-            Ok(None)
+            Ok(())
         }
     }
 }

@@ -44,6 +44,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "SECS")]
     request_timeout: Option<f64>,
     #[command(flatten)]
+    book: crate::book::BookArgs,
+    #[command(flatten)]
     common: Common,
 }
 
@@ -60,7 +62,8 @@ pub fn run(a: ServeArgs) -> Result<ExitCode, String> {
     let threads = a
         .threads
         .unwrap_or(if a.http.is_some() { 1 } else { all_cores() });
-    let engine = build(&a.common, None, threads, limit)?;
+    let mut engine = build(&a.common, None, threads, limit)?;
+    crate::book::apply(&a.book, &mut engine)?;
     let service = Service::new(engine);
     match &a.http {
         None => lines(&service),
@@ -200,8 +203,9 @@ fn route(req: &tiny_http::Request, page: &str) -> Route {
     }
 }
 
-/// HTTP: one acceptor thread answers what costs nothing and queues solves for `workers`
-/// threads sharing one service (one table); a full queue answers 503 at once.
+/// HTTP: one acceptor thread answers what costs nothing (the page, errors, positions the
+/// book answers) and queues searches for `workers` threads sharing one service (one table);
+/// a full queue answers 503 at once.
 fn http(
     service: Arc<Service>,
     addr: &str,
@@ -240,6 +244,11 @@ fn http(
         match route(&req, &page) {
             Route::Now(resp) => {
                 let _ = req.respond(resp);
+            }
+            // The book's positions and bad input cost microseconds: answered here, never
+            // queued behind other visitors' searches.
+            Route::Solve(r) if service.is_instant(&r) => {
+                let _ = req.respond(json_response(&service.handle(&r)));
             }
             Route::Solve(r) => match tx.try_send((req, r)) {
                 Ok(()) => {}

@@ -116,8 +116,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     // The engine first: a table or thread count the machine cannot give is refused before
     // any input is read.
     let mut solver = build(&a.common, None, threads, limit)?;
-    let book = crate::book::open(&a.book, solver.board())?;
-    solver.set_book(book).map_err(|e| e.to_string())?;
+    crate::book::apply(&a.book, &mut solver)?;
     warn_threads(threads);
     let items = read_items(&a, &solver)?;
     let stop = solver.stop_flag();
@@ -311,8 +310,9 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     let mut solver = build(&a.common, None, threads, limit)?;
     // The main job searches unless a book is asked for by name.
     if a.book.given() {
-        let book = crate::book::open(&a.book, solver.board())?;
-        solver.set_book(book).map_err(|e| e.to_string())?;
+        crate::book::apply(&a.book, &mut solver)?;
+    } else {
+        solver.set_book(None).map_err(|e| e.to_string())?;
     }
     warn_threads(threads);
     let board = solver.board();

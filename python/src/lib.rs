@@ -1,4 +1,4 @@
-//! The `fourfold` Python module: `Solver`, `Solution` and `Position`.
+//! The `fourfold` Python module: `Solver`, `Solution`, `Analysis` and `Position`.
 //!
 //! This crate only converts between Python objects and the library's [`fourfold_lib::Engine`]
 //! calls: every solve, parse and error message is the library's (an error's `Display` becomes
@@ -50,12 +50,15 @@ fn stones(moves: &str) -> u32 {
 /// Attributes:
 ///     score: the score for the player to move (see the README: 22 - s for a win with the
 ///         s-th stone on 7x6, its negation for a loss, 0 for a draw; -1/0/1 when weak).
-///     best_move: a column (1-indexed) that achieves it, None when the board is full.
+///     best_move: the column (1-indexed) that achieves it, the first in the centre-first
+///         order (4 3 5 2 6 1 7 on 7 columns) when several do, as on every front end; None
+///         when the board is full.
 ///     nodes: nodes searched.
 ///     micros: wall time of the solve in microseconds (a float).
 ///     outcome: the end of the game with perfect play in words ("first player wins on move
 ///         41", "draw"); None for a weak solve, whose score does not say when.
 ///     weak: True for a win/draw/loss (weak) solve.
+///     source: "book" (answered from the opening book, no search) or "search".
 #[pyclass(frozen, get_all, module = "fourfold")]
 #[derive(Clone)]
 pub struct Solution {
@@ -65,6 +68,7 @@ pub struct Solution {
     micros: f64,
     outcome: Option<String>,
     weak: bool,
+    source: &'static str,
 }
 
 #[pymethods]
@@ -78,11 +82,12 @@ impl Solution {
             .as_ref()
             .map_or_else(|| "None".to_string(), |o| format!("{o:?}"));
         format!(
-            "Solution(score={}, best_move={best}, nodes={}, micros={:.1}, outcome={outcome}, weak={})",
+            "Solution(score={}, best_move={best}, nodes={}, micros={:.1}, outcome={outcome}, weak={}, source={:?})",
             self.score,
             self.nodes,
             self.micros,
-            if self.weak { "True" } else { "False" }
+            if self.weak { "True" } else { "False" },
+            self.source
         )
     }
 }
@@ -99,18 +104,76 @@ impl Solution {
                 .flatten()
                 .map(|o| o.to_string()),
             weak,
+            source: s.source.as_str(),
+        }
+    }
+}
+
+/// The score of every column of a position (Solver.analysis).
+///
+/// Attributes:
+///     scores: for each column (index 0 is column 1), the score for the player to move after
+///         playing there; None for a full column.
+///     best_move: the best column (1-indexed), the same as solve's; None on a full board.
+///     best_moves: every column with the best score (1-indexed), the best move first.
+///     nodes: nodes searched.
+///     micros: wall time in microseconds (a float).
+///     source: "book" (answered from the opening book, no search) or "search".
+#[pyclass(frozen, get_all, module = "fourfold")]
+#[derive(Clone)]
+pub struct Analysis {
+    scores: Vec<Option<i32>>,
+    best_move: Option<usize>,
+    best_moves: Vec<usize>,
+    nodes: u64,
+    micros: f64,
+    source: &'static str,
+}
+
+#[pymethods]
+impl Analysis {
+    fn __repr__(&self) -> String {
+        let scores: Vec<String> = self
+            .scores
+            .iter()
+            .map(|s| s.map_or_else(|| "None".to_string(), |v| v.to_string()))
+            .collect();
+        let best = self
+            .best_move
+            .map_or_else(|| "None".to_string(), |c| c.to_string());
+        format!(
+            "Analysis(scores=[{}], best_move={best}, nodes={}, micros={:.1}, source={:?})",
+            scores.join(", "),
+            self.nodes,
+            self.micros,
+            self.source
+        )
+    }
+}
+
+impl From<fourfold_lib::Analysis> for Analysis {
+    fn from(a: fourfold_lib::Analysis) -> Self {
+        Analysis {
+            best_move: a.best_move().map(|c| c + 1),
+            best_moves: a.best_columns().iter().map(|c| c + 1).collect(),
+            nodes: a.nodes,
+            micros: a.elapsed.as_secs_f64() * 1e6,
+            source: a.source.as_str(),
+            scores: a.scores,
         }
     }
 }
 
 /// A Connect-4 solver with its own transposition table, reused across solves.
 ///
-/// Solver(table_mib=256, threads=None, board="7x6")
+/// Solver(table_mib=256, threads=None, board="7x6", book="shipped")
 ///
 /// table_mib: table size in MiB (at least 1). threads: threads per solve, and for
 /// solve_many the number of positions solved at once (default: all cores). board: "WxH",
 /// any size the command line's --board takes (widths 4-12, heights 4-13, positions of up to
-/// 128 bits).
+/// 128 bits). book: "shipped" (the default: the opening book inside the library on 7x6, none
+/// on other boards), the path of a book file (`fourfold book build`), or None to search every
+/// position. Every Solution and Analysis says its source ("book" or "search").
 ///
 /// Positions are move strings ("4453": 1-indexed columns, first player first; columns 10-12
 /// are a, b, c) or Position objects (7x6 only). Bad input raises ValueError with the command line's message. The GIL is released
@@ -120,13 +183,23 @@ impl Solution {
 pub struct Solver {
     engine: Engine,
     table_mib: usize,
+    /// The `book` argument as given ("shipped", a path, or None).
+    book: Option<String>,
 }
+
+/// The `book` argument that keeps the engine's own book.
+const SHIPPED: &str = "shipped";
 
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (table_mib = fourfold_lib::DEFAULT_TABLE_MIB, threads = None, board = "7x6"))]
-    fn new(table_mib: usize, threads: Option<usize>, board: &str) -> PyResult<Self> {
+    #[pyo3(signature = (table_mib = fourfold_lib::DEFAULT_TABLE_MIB, threads = None, board = "7x6", book = Some(std::path::PathBuf::from(SHIPPED))))]
+    fn new(
+        table_mib: usize,
+        threads: Option<usize>,
+        board: &str,
+        book: Option<std::path::PathBuf>,
+    ) -> PyResult<Self> {
         let board: BoardSize = board.parse().map_err(to_py)?;
         let threads = threads.unwrap_or_else(|| {
             std::thread::available_parallelism()
@@ -136,8 +209,24 @@ impl Solver {
         let builder = SolverBuilder::default()
             .table_mib(table_mib)
             .threads(threads);
-        let engine = Engine::new(board, builder).map_err(to_py)?;
-        Ok(Solver { engine, table_mib })
+        let mut engine = Engine::new(board, builder).map_err(to_py)?;
+        match &book {
+            None => engine.set_book(None).map_err(to_py)?,
+            Some(p) if p.as_os_str() == SHIPPED => {}
+            Some(p) => {
+                let b = fourfold_lib::Book::load(p)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+                engine
+                    .set_book(Some(b))
+                    .map_err(|e| PyValueError::new_err(format!("{}: {e}", p.display())))?;
+            }
+        }
+        let book = book.map(|p| p.display().to_string());
+        Ok(Solver {
+            engine,
+            table_mib,
+            book,
+        })
     }
 
     /// The exact score of a position, and a best move.
@@ -152,12 +241,21 @@ impl Solver {
     }
 
     /// The score of every column (index 0 is column 1) for the player to move: what they get
-    /// by playing there; None for a full column.
+    /// by playing there; None for a full column. Solver.analysis gives the best move and the
+    /// source too.
     fn analyze(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Vec<Option<i32>>> {
         let r = with_moves(position, |m| {
             interrupt::run(py, &self.engine.stop_flag(), || self.engine.analyze(m))
         })??;
         Ok(r.map_err(to_py)?.scores)
+    }
+
+    /// As analyze, with the best move (the same as solve's), nodes, time and the source.
+    fn analysis(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Analysis> {
+        let r = with_moves(position, |m| {
+            interrupt::run(py, &self.engine.stop_flag(), || self.engine.analyze(m))
+        })??;
+        Ok(r.map_err(to_py)?.into())
     }
 
     /// Solves a batch, one position per thread at a time on the shared table, and returns the
@@ -215,12 +313,28 @@ impl Solver {
         self.engine.board().to_string()
     }
 
+    /// The book argument: "shipped", a path, or None.
+    #[getter]
+    fn book(&self) -> Option<String> {
+        self.book.clone()
+    }
+
+    /// The depth of the book in use (its positions have this many stones; it answers every
+    /// position with fewer), or None when there is no book.
+    #[getter]
+    fn book_plies(&self) -> Option<u32> {
+        self.engine.book().map(|b| b.plies())
+    }
+
     fn __repr__(&self) -> String {
         format!(
-            "Solver(table_mib={}, threads={}, board={:?})",
+            "Solver(table_mib={}, threads={}, board={:?}, book={})",
             self.table_mib,
             self.engine.threads(),
-            self.engine.board().to_string()
+            self.engine.board().to_string(),
+            self.book
+                .as_ref()
+                .map_or_else(|| "None".to_string(), |b| format!("{b:?}"))
         )
     }
 }
@@ -407,6 +521,7 @@ impl Position {
 fn fourfold(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solver>()?;
     m.add_class::<Solution>()?;
+    m.add_class::<Analysis>()?;
     m.add_class::<Position>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -187,7 +187,7 @@ def test_the_gil_is_released_while_solving():
 
 @pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX only")
 def test_ctrl_c_stops_a_long_solve():
-    s = fourfold.Solver(table_mib=16, threads=1)
+    s = fourfold.Solver(table_mib=16, threads=1, book=None)
     timer = threading.Timer(0.5, os.kill, args=(os.getpid(), signal.SIGINT))
     start = time.monotonic()
     timer.start()
@@ -203,7 +203,7 @@ def test_ctrl_c_stops_a_long_solve():
 
 
 def test_stop_from_another_thread():
-    s = fourfold.Solver(table_mib=16, threads=1)
+    s = fourfold.Solver(table_mib=16, threads=1, book=None)
     timer = threading.Timer(0.5, s.stop)
     timer.start()
     try:
@@ -228,3 +228,71 @@ def test_other_board_sizes():
     assert wide.board == "8x8"
     with pytest.raises(ValueError, match="column 9"):
         wide.solve("9")
+
+
+def centre_first_best(scores):
+    """The tie-break rule, written here independently: the best-scoring column nearest the
+    centre, the left one on equal distance (1-indexed)."""
+    best = max(x for x in scores if x is not None)
+    cols = [c for c in range(len(scores)) if scores[c] == best]
+    mid = (len(scores) - 1) / 2
+    return min(cols, key=lambda c: (abs(c - mid), c)) + 1
+
+
+def test_the_shipped_book_answers_the_first_moves(solver):
+    assert solver.book == "shipped" and solver.book_plies == 4
+    s = solver.solve("")
+    assert s.source == "book" and s.score == 1 and s.best_move == 4
+    a = solver.analysis("44")
+    assert a.source == "book"
+    assert a.scores == solver.analyze("44")
+    assert a.best_move == solver.solve("44").best_move
+    assert solver.solve_weak("").source == "book"
+    # Every test-set position with fewer stones than the book's depth: from the book, and
+    # the test set's score.
+    early = [(m, v) for n in ("Test_L1_R1", "Test_L1_R3") for m, v in cases(n, 1000) if len(m) < 4]
+    assert len(early) > 10
+    for m, v in early:
+        r = solver.solve(m)
+        assert (r.source, r.score) == ("book", v), m
+    # Past the book: a search.
+    late, score = cases("Test_L3_R1", 1)[0]
+    assert solver.solve(late).source == "search"
+
+
+def test_book_none_or_a_file():
+    none = fourfold.Solver(table_mib=16, threads=1, book=None)
+    assert none.book is None and none.book_plies is None
+    late, score = cases("Test_L3_R1", 1)[0]
+    r = none.solve(late)
+    assert (r.source, r.score) == ("search", score)
+    assert none.analysis(late).source == "search"
+    two = fourfold.Solver(table_mib=16, threads=1, book=ROOT / "books" / "7x6-2.book")
+    assert two.book_plies == 2
+    shipped = fourfold.Solver(table_mib=16, threads=1)
+    # Two books built apart agree where both answer.
+    for m in ["", "1", "4", "7"]:
+        a, b = two.analysis(m), shipped.analysis(m)
+        assert a.source == b.source == "book"
+        assert a.scores == b.scores, m
+    with pytest.raises(ValueError, match="no-such.book"):
+        fourfold.Solver(table_mib=16, threads=1, book="no-such.book")
+    with pytest.raises(ValueError, match="7x6"):
+        fourfold.Solver(table_mib=16, threads=1, board="6x7", book=ROOT / "books" / "7x6-4.book")
+    # Other boards have no shipped book: the default is none.
+    assert fourfold.Solver(table_mib=16, threads=1, board="5x4").book_plies is None
+
+
+def test_ties_break_centre_first_on_every_path(solver):
+    ties = 0
+    positions = [m for m, _ in cases("Test_L3_R1", 40)] + ["", "4", "44", "445", "453"]
+    for m in positions:
+        a = solver.analysis(m)
+        expected = centre_first_best(a.scores)
+        assert a.best_move == expected, m
+        assert a.best_moves[0] == expected, m
+        assert solver.solve(m).best_move == expected, m
+        best = max(x for x in a.scores if x is not None)
+        lowest = a.scores.index(best) + 1
+        ties += lowest != expected
+    assert ties > 0

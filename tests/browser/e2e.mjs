@@ -88,6 +88,18 @@ try {
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
 
+  // The first view: the empty board's column scores appear fast, from the opening book in
+  // the engine, equal to the API's.
+  const emptyApi = await api(base, "");
+  assert.equal(emptyApi.source, "book");
+  const t0 = Date.now();
+  await page.goto(base + "/");
+  await page.waitForSelector('#scores[data-source="book"]', { timeout: 2000 });
+  const firstView = Date.now() - t0;
+  assert.equal(await ready(page), "ready");
+  await checkScores(page, base);
+  assert.ok((await page.textContent("#status")).includes("opening book"));
+
   // A shared position: scores shown, the best equal to the test set's.
   await page.goto(base + "/?pos=" + moves0);
   assert.equal(await ready(page), "ready");
@@ -159,8 +171,25 @@ try {
   } finally {
     wide.child.kill();
   }
+  // Two visitors: while the workers search positions past the book (one of them on this
+  // page, which says it is searching), a second visitor's book position is answered at once.
+  const hogs = ["4453", "4444"].map((p) =>
+    fetch(base + "/api/analyze?pos=" + p).then((r) => r.json(), () => null));
+  await page.goto(base + "/?pos=4453");
+  await page.waitForSelector('#status[data-state="searching"]', { timeout: 2000 });
+  assert.ok((await page.textContent("#status")).includes("Searching"));
+  const visitor2 = await browser.newPage();
+  const t1 = Date.now();
+  await visitor2.goto(base + "/?pos=44");
+  await visitor2.waitForSelector('#scores[data-source="book"]', { timeout: 2000 });
+  const secondView = Date.now() - t1;
+  await checkScores(visitor2, base);
+  await visitor2.close();
+  void hogs;
   assert.deepEqual(errors, [], "errors in the page");
-  console.log(`browser e2e: ok (${pos.length - moves0.length} moves played; screenshots in ${out})`);
+  console.log(`browser e2e: ok (first view from the book in ${firstView} ms; a second visitor's ` +
+    `book position in ${secondView} ms during two searches; ${pos.length - moves0.length} moves ` +
+    `played; screenshots in ${out})`);
 } finally {
   if (browser) await browser.close();
   child.kill();

@@ -258,3 +258,83 @@ fn shipped_book_scores_equal_the_test_sets_and_the_search() {
     assert_eq!(r[2].as_ref().unwrap().source, Source::Search);
     assert_eq!(r[2].as_ref().unwrap().score, -1);
 }
+
+#[test]
+fn every_engine_of_the_standard_board_starts_with_the_shipped_book() {
+    let file = Book::load(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("books/7x6-4.book"))
+        .expect("books/7x6-4.book loads");
+    let mut e = Engine::new(
+        BoardSize::STANDARD,
+        fourfold::SolverBuilder::default().table_mib(16),
+    )
+    .unwrap();
+    assert_eq!(e.book(), Some(&file));
+    assert_eq!(Book::shipped(7, 6), Some(&file));
+    let s = e.solve("44").unwrap();
+    assert_eq!(s.source, Source::Book);
+    // Without a book, a late position (quick to search) and the same answer.
+    let late = "2252576253462244111563365343671351441";
+    let with = e.solve(late).unwrap();
+    e.set_book(None).unwrap();
+    assert!(e.book().is_none());
+    let without = e.solve(late).unwrap();
+    assert_eq!(
+        (with.source, without.source),
+        (Source::Search, Source::Search)
+    );
+    assert_eq!(with.score, without.score);
+    // Other boards have no shipped book.
+    let small = Engine::new(
+        BoardSize {
+            width: 5,
+            height: 4,
+        },
+        fourfold::SolverBuilder::default().table_mib(4),
+    )
+    .unwrap();
+    assert!(small.book().is_none());
+}
+
+#[test]
+fn the_service_answers_book_positions_with_source_book_and_at_once() {
+    use fourfold::service::{Request, Service, Source as Json};
+    let mut engine = Engine::new(
+        BoardSize::STANDARD,
+        fourfold::SolverBuilder::default().table_mib(16),
+    )
+    .unwrap();
+    let late = "2252576253462244111563365343671351441";
+    let service = Service::new(engine);
+    for op in ["solve", "solve_weak", "analyze"] {
+        for pos in ["", "44", "445"] {
+            let req = Request::new(op, pos).unwrap();
+            assert!(service.is_instant(&req), "{op} {pos}");
+            let r = service.handle(&req);
+            let a = r.answer().unwrap_or_else(|| panic!("{op} {pos}: {r:?}"));
+            assert_eq!(a.source, Json::Book, "{op} {pos}");
+            let json = serde_json::to_value(&r).unwrap();
+            assert_eq!(json["source"], "book");
+        }
+        let req = Request::new(op, late).unwrap();
+        assert!(!service.is_instant(&req));
+        assert_eq!(service.handle(&req).answer().unwrap().source, Json::Search);
+        // A bad position is an error answer: no search either.
+        assert!(service.is_instant(&Request::new(op, "448").unwrap()));
+    }
+    // Without a book: the same late answer, and nothing is instant but errors.
+    let with = service.handle(&Request::new("solve", late).unwrap());
+    engine = Engine::new(
+        BoardSize::STANDARD,
+        fourfold::SolverBuilder::default().table_mib(16),
+    )
+    .unwrap();
+    engine.set_book(None).unwrap();
+    let bare = Service::new(engine);
+    assert!(!bare.is_instant(&Request::new("analyze", "").unwrap()));
+    let without = bare.handle(&Request::new("solve", late).unwrap());
+    assert_eq!(
+        with.answer().unwrap().score,
+        without.answer().unwrap().score
+    );
+    assert_eq!(without.answer().unwrap().source, Json::Search);
+}

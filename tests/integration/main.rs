@@ -8,4 +8,5 @@ mod every_size;
 mod properties;
 mod proptests;
 mod testsets;
+mod tiebreak;
 mod wide_boards;

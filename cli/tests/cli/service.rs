@@ -216,7 +216,8 @@ fn lines_time_limit_answers_with_bounds_and_goes_on() {
         json!({"id": 1, "op": "solve", "position": ""}),
         json!({"id": 2, "op": "solve", "position": good.moves})
     );
-    let out = serve_lines(&["--request-timeout", "0.2"], &input);
+    // No book: the empty board is then a long search.
+    let out = serve_lines(&["--no-book", "--request-timeout", "0.2"], &input);
     assert_eq!(out[0]["error"]["kind"], "timeout", "{}", out[0]);
     let (lo, hi) = (&out[0]["error"]["lower"], &out[0]["error"]["upper"]);
     assert!(lo.as_i64().unwrap() <= hi.as_i64().unwrap(), "{}", out[0]);
@@ -388,7 +389,16 @@ fn http_fifty_parallel_requests_get_the_right_scores() {
 #[test]
 fn http_full_queue_answers_503_and_time_limit_answers_bounds() {
     // One worker, one waiting place; each empty-board solve runs into the 1 s limit.
-    let server = Server::start(&["--workers", "1", "--queue", "1", "--request-timeout", "1"]);
+    // No book: the empty board is then a long search, queued.
+    let server = Server::start(&[
+        "--no-book",
+        "--workers",
+        "1",
+        "--queue",
+        "1",
+        "--request-timeout",
+        "1",
+    ]);
     let n = 6;
     let results: Vec<(u16, Value)> = std::thread::scope(|s| {
         let hs: Vec<_> = (0..n)
@@ -419,4 +429,32 @@ fn http_full_queue_answers_503_and_time_limit_answers_bounds() {
     let (status, r) = server.get(&format!("/api/solve?pos={}", c.moves));
     assert_eq!(status, 200, "{r}");
     check_answer(&r, "solve", c);
+}
+
+#[test]
+fn serve_answers_book_positions_from_the_book_unless_told_otherwise() {
+    let lines = |v: &[Value]| v.iter().map(|j| format!("{j}\n")).collect::<String>();
+    let input = [
+        json!({"id": 1, "op": "analyze", "position": ""}),
+        json!({"id": 2, "op": "solve", "position": "44"}),
+    ];
+    let out = serve_lines(&[], lines(&input));
+    assert_eq!(out.len(), 2);
+    for r in &out {
+        assert_eq!(r["source"], "book", "{r}");
+    }
+    // Columns 3 and 6 tie after 445: solve and analyze name the same best move.
+    let tie = [
+        json!({"op": "analyze", "position": "445"}),
+        json!({"op": "solve", "position": "445"}),
+    ];
+    let out = serve_lines(&[], lines(&tie));
+    assert_eq!(out[0]["best_move"], out[1]["best_move"]);
+    // Another book file, or none.
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/../books/7x6-2.book");
+    let out = serve_lines(&["--book", book], lines(&input[..1]));
+    assert_eq!(out[0]["source"], "book");
+    let late = json!({"op": "solve", "position": "2252576253462244111563365343671351441"});
+    let out = serve_lines(&["--no-book"], lines(&[late]));
+    assert_eq!(out[0]["source"], "search");
 }
