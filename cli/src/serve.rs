@@ -176,10 +176,13 @@ fn route(req: &tiny_http::Request, page: &str) -> Route {
     }
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     if *req.method() != tiny_http::Method::Get && *req.method() != tiny_http::Method::Head {
-        return Route::Now(json_response(&failure(
-            FailureKind::BadRequest,
-            format!("method {} not allowed: use GET", req.method()),
-        )));
+        return Route::Now(
+            json_response(&failure(
+                FailureKind::MethodNotAllowed,
+                format!("method {} not allowed: use GET", req.method()),
+            ))
+            .with_header(header("Allow", "GET, HEAD")),
+        );
     }
     match path {
         "/" | "/index.html" => Route::Now(
@@ -190,13 +193,10 @@ fn route(req: &tiny_http::Request, page: &str) -> Route {
             Ok(r) => Route::Solve(r),
             Err(e) => Route::Now(json_response(&Response::failure(Value::Null, e))),
         },
-        _ => Route::Now(
-            tiny_http::Response::from_string(
-                failure(FailureKind::BadRequest, format!("no such page: {path}")).to_json(),
-            )
-            .with_status_code(404)
-            .with_header(header("Content-Type", "application/json")),
-        ),
+        _ => Route::Now(json_response(&failure(
+            FailureKind::NotFound,
+            format!("no such page: {path}"),
+        ))),
     }
 }
 

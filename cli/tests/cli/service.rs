@@ -343,7 +343,8 @@ fn http_errors_have_their_status_kind_and_message() {
         ("/api/solve?pos=%zz".into(), 400, "bad_request", None),
         (format!("/api/solve?pos={long}"), 400, "bad_request", None),
         ("/api/fly?pos=4".into(), 400, "unknown_op", None),
-        ("/nowhere".into(), 404, "bad_request", None),
+        ("/nowhere".into(), 404, "not_found", None),
+        ("/api".into(), 404, "not_found", None),
     ];
     for (target, status, kind, pos) in checks {
         let (got, r) = server.get(&target);
@@ -353,6 +354,25 @@ fn http_errors_have_their_status_kind_and_message() {
         if let Some(p) = pos {
             assert_eq!(msg, engine_message(p), "{target}");
         }
+    }
+    // Methods other than GET and HEAD: 405 with an `Allow` header, kind method_not_allowed.
+    for method in ["POST", "PUT", "DELETE"] {
+        let mut s = TcpStream::connect(&server.addr).unwrap();
+        write!(
+            s,
+            "{method} /api/solve?pos=4 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        assert!(text.starts_with("HTTP/1.1 405"), "{method}: {text}");
+        let head = text.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+        assert!(head.contains("\r\nallow: get, head"), "{method}: {text}");
+        let body: Value = serde_json::from_str(text.split_once("\r\n\r\n").unwrap().1).unwrap();
+        assert_eq!(
+            body["error"]["kind"], "method_not_allowed",
+            "{method}: {text}"
+        );
     }
     // The server is still answering.
     let c = &cases("Test_L2_R1", 1)[0];
