@@ -16,6 +16,7 @@
 //! ([`BoardSize::unsupported_reason`]). Opening books hold 64-bit keys: `u128` boards have
 //! none.
 
+use crate::bitboard::Bitboard;
 use crate::book::{self, Book, BookError, BookWord};
 use crate::outcome::Outcome;
 use crate::position::{ParseError, Position};
@@ -334,6 +335,94 @@ pub struct PositionInfo {
     /// The cells, top row first: `Some(true)` first player, `Some(false)` second, `None`
     /// empty.
     pub rows: Vec<Vec<Option<bool>>>,
+    /// The board as text, as [`Position`]'s `Display` writes it.
+    pub text: String,
+}
+
+impl PositionInfo {
+    fn of<const W: usize, const H: usize, B: Bitboard>(p: &Position<W, H, B>) -> PositionInfo {
+        PositionInfo {
+            moves: p.moves(),
+            playable: (0..W).map(|c| p.can_play(c)).collect(),
+            winning: (0..W)
+                .map(|c| p.can_play(c) && p.is_winning_move(c))
+                .collect(),
+            rows: (0..H)
+                .rev()
+                .map(|r| (0..W).map(|c| p.cell(c, r)).collect())
+                .collect(),
+            text: p.to_string(),
+        }
+    }
+}
+
+macro_rules! board_arms {
+    ({ $board:expr, $P:ident, $body:expr } $($v:ident $w:literal $h:literal $b:ty,)*) => {
+        match ($board.width, $board.height) {
+            $(($w, $h) => {
+                type $P = Position<$w, $h, $b>;
+                Some($body)
+            })*
+            _ => None,
+        }
+    };
+}
+
+/// Runs `$body` with `$P` the position type of `$board`; `None` for a size this build does
+/// not serve.
+macro_rules! with_position_type {
+    ($board:expr, $P:ident, $body:expr) => {
+        with_boards!(board_arms! { $board, $P, $body })
+    };
+}
+
+impl BoardSize {
+    fn unsupported(&self) -> Error {
+        Error::new(ErrorKind::Board(
+            self.unsupported_reason()
+                .unwrap_or_else(|| format!("board size {self} is not served")),
+        ))
+    }
+
+    /// Parses a move string on this board, without a solver or table (what
+    /// [`Engine::check`] does): a legal, unfinished game, or the parse error.
+    pub fn check(&self, moves: &str) -> Result<PositionInfo, Error> {
+        with_position_type!(self, P, {
+            P::parse(moves)
+                .map(|p| PositionInfo::of(&p))
+                .map_err(Error::from)
+        })
+        .unwrap_or_else(|| Err(self.unsupported()))
+    }
+
+    /// The position after `moves` and then a stone in `column` (0-based), which may complete
+    /// a four: the second value says so. `moves` must be a legal, unfinished game (as for
+    /// [`BoardSize::check`]); a column out of range or full is the error the parse of the
+    /// longer move string gives.
+    pub fn play(&self, moves: &str, column: usize) -> Result<(PositionInfo, bool), Error> {
+        with_position_type!(self, P, {
+            let mut p = P::parse(moves)?;
+            match crate::position::column_char(column) {
+                Some(_) if column < self.width && p.can_play(column) => {
+                    let won = p.is_winning_move(column);
+                    p.play_col(column);
+                    Ok((PositionInfo::of(&p), won))
+                }
+                Some(ch) => {
+                    let longer = format!("{}{ch}", moves.trim());
+                    match P::parse(&longer) {
+                        Err(e) => Err(Error::from(e)),
+                        Ok(_) => unreachable!("an illegal move parsed"),
+                    }
+                }
+                None => Err(Error::new(ErrorKind::Board(format!(
+                    "column {} is out of range on a {self} board",
+                    column + 1
+                )))),
+            }
+        })
+        .unwrap_or_else(|| Err(self.unsupported()))
+    }
 }
 
 /// One line of the test-set format (`<moves> [<score>]`) read on an engine's board: see
@@ -441,19 +530,10 @@ impl Engine {
 
     /// Parses a move string on this board (see [`Position::parse`]).
     pub fn check(&self, moves: &str) -> Result<PositionInfo, Error> {
-        dispatch!(self, s, W, H, {
-            let p = s.parse(moves)?;
-            Ok(PositionInfo {
-                moves: p.moves(),
-                playable: (0..W).map(|c| p.can_play(c)).collect(),
-                winning: (0..W)
-                    .map(|c| p.can_play(c) && p.is_winning_move(c))
-                    .collect(),
-                rows: (0..H)
-                    .rev()
-                    .map(|r| (0..W).map(|c| p.cell(c, r)).collect())
-                    .collect(),
-            })
+        dispatch!(self, s, _W, _H, {
+            s.parse(moves)
+                .map(|p| PositionInfo::of(&p))
+                .map_err(Error::from)
         })
     }
 
