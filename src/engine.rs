@@ -789,6 +789,25 @@ mod tests {
     }
 
     #[test]
+    fn board_play_agrees_with_the_parse_of_the_longer_string() {
+        for &b in BoardSize::SUPPORTED {
+            let (info, won) = b.play("1", 1).unwrap();
+            assert_eq!((info, won), (b.check("12").unwrap(), false), "{b}");
+            // Four in the first column: the parse refuses the string, play says won.
+            let (info, won) = b.play("121212", 0).unwrap();
+            assert!(won && info.moves == 7, "{b}");
+            assert!(b.check("1212121").is_err(), "{b}");
+            // Out of range and full: the parse's error of the longer string.
+            // Out of range: the parse's error of the longer string.
+            if let Some(ch) = crate::position::column_char(b.width) {
+                let e = b.play("", b.width).unwrap_err().to_string();
+                assert_eq!(e, b.check(&ch.to_string()).unwrap_err().to_string(), "{b}");
+            }
+            assert!(b.play("", 12).is_err(), "{b}");
+        }
+    }
+
+    #[test]
     fn every_supported_size_builds_or_refuses_its_table_clearly() {
         assert_eq!(BoardSize::SUPPORTED[0], BoardSize::STANDARD);
         for &b in BoardSize::SUPPORTED {
@@ -797,6 +816,8 @@ mod tests {
                 Ok(e) => {
                     assert_eq!(e.board(), b);
                     assert_eq!(e.check("1").unwrap().playable.len(), b.width);
+                    // The board's own check (no solver) is the engine's.
+                    assert_eq!(b.check("12").unwrap(), e.check("12").unwrap());
                 }
                 // One MiB is too small to identify the keys of the larger boards.
                 Err(e) => {
