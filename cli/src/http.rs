@@ -106,6 +106,49 @@ fn write_reply(s: &mut TcpStream, reply: &Reply, head_only: bool, keep: bool) ->
     s.flush()
 }
 
+/// How long a refused connection is drained before it is closed.
+const LINGER: Duration = Duration::from_millis(500);
+
+/// Refused connections waiting to be drained; more are closed at once.
+const LINGER_QUEUE: usize = 4096;
+
+/// Reads and drops what refused (non-blocking) sockets send until they close or their time
+/// is up, so that they end with a FIN after the 503 rather than a reset.
+fn drain(rx: std::sync::mpsc::Receiver<(TcpStream, Instant)>) {
+    let mut held: Vec<(TcpStream, Instant)> = Vec::new();
+    let mut sink = [0u8; 2048];
+    loop {
+        let next = if held.is_empty() {
+            rx.recv().ok()
+        } else {
+            rx.recv_timeout(Duration::from_millis(20)).ok()
+        };
+        if let Some(s) = next {
+            held.push(s);
+        } else if held.is_empty() {
+            return;
+        }
+        while let Ok(s) = rx.try_recv() {
+            held.push(s);
+        }
+        let now = Instant::now();
+        held.retain_mut(|(s, until)| {
+            if now >= *until {
+                return false;
+            }
+            loop {
+                match s.read(&mut sink) {
+                    Ok(0) => return false,
+                    Ok(_) => {}
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => return true,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => return false,
+                }
+            }
+        });
+    }
+}
+
 /// Counts a connection as open until dropped.
 struct Slot(Arc<AtomicUsize>);
 
@@ -124,6 +167,11 @@ where
     F: Fn(&Head) -> Reply + Send + Sync + 'static,
 {
     let open = Arc::new(AtomicUsize::new(0));
+    let (linger, lingering) = std::sync::mpsc::sync_channel(LINGER_QUEUE);
+    let _ = std::thread::Builder::new()
+        .name("fourfold-http-linger".into())
+        .stack_size(CONNECTION_STACK)
+        .spawn(move || drain(lingering));
     for stream in listener.incoming() {
         let mut stream = match stream {
             Ok(s) => s,
@@ -150,6 +198,9 @@ where
             .with_header("Retry-After", "1");
             let _ = write_reply(&mut stream, &reply, false, false);
             let _ = stream.shutdown(std::net::Shutdown::Write);
+            // Closed at once, a socket whose request is unread would be reset and the 503
+            // lost: the lingering thread drains it a little first.
+            let _ = linger.try_send((stream, Instant::now() + LINGER));
             continue;
         }
         open.fetch_add(1, Ordering::Relaxed);
