@@ -55,14 +55,19 @@ class Analysis:
         """"book" (from the opening book, no search) or "search"."""
 
 class Position:
-    """A 7x6 position, immutable: play returns a new Position."""
+    """A position on any board the Solver takes (7x6 by default), immutable: play returns a
+    new Position. Parsing, playing and wins are the library's."""
 
     def __init__(self, moves: str = "", board: str = "7x6") -> None:
-        """Parses a move string (1-indexed columns, first player first); ValueError with the
-        command line's message when it is illegal or its game is already won."""
+        """Parses a move string (1-indexed columns, first player first; columns 10-12 are
+        a, b, c); ValueError with the command line's message when it is illegal or its game
+        is already won."""
     @staticmethod
-    def parse(moves: str) -> "Position":
+    def parse(moves: str, board: str = "7x6") -> "Position":
         """As the constructor."""
+    @property
+    def board(self) -> str:
+        """The board size, "WxH"."""
     def play(self, column: int) -> "Position":
         """The position after a stone in column (1-indexed); may be won (is_won)."""
     @property
@@ -81,7 +86,7 @@ class Position:
     def to_move(self) -> int:
         """1 (first player) or 2 (second)."""
     def mirror(self) -> "Position":
-        """The mirror image (column c becomes 8 - c)."""
+        """The mirror image (column c becomes width + 1 - c)."""
     def __len__(self) -> int:
         """Stones played."""
     def __str__(self) -> str:

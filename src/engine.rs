@@ -16,6 +16,7 @@
 //! ([`BoardSize::unsupported_reason`]). Opening books hold 64-bit keys: `u128` boards have
 //! none.
 
+use crate::bitboard::Bitboard;
 use crate::book::{self, Book, BookError, BookWord};
 use crate::outcome::Outcome;
 use crate::position::{ParseError, Position};
@@ -334,6 +335,94 @@ pub struct PositionInfo {
     /// The cells, top row first: `Some(true)` first player, `Some(false)` second, `None`
     /// empty.
     pub rows: Vec<Vec<Option<bool>>>,
+    /// The board as text, as [`Position`]'s `Display` writes it.
+    pub text: String,
+}
+
+impl PositionInfo {
+    fn of<const W: usize, const H: usize, B: Bitboard>(p: &Position<W, H, B>) -> PositionInfo {
+        PositionInfo {
+            moves: p.moves(),
+            playable: (0..W).map(|c| p.can_play(c)).collect(),
+            winning: (0..W)
+                .map(|c| p.can_play(c) && p.is_winning_move(c))
+                .collect(),
+            rows: (0..H)
+                .rev()
+                .map(|r| (0..W).map(|c| p.cell(c, r)).collect())
+                .collect(),
+            text: p.to_string(),
+        }
+    }
+}
+
+macro_rules! board_arms {
+    ({ $board:expr, $P:ident, $body:expr } $($v:ident $w:literal $h:literal $b:ty,)*) => {
+        match ($board.width, $board.height) {
+            $(($w, $h) => {
+                type $P = Position<$w, $h, $b>;
+                Some($body)
+            })*
+            _ => None,
+        }
+    };
+}
+
+/// Runs `$body` with `$P` the position type of `$board`; `None` for a size this build does
+/// not serve.
+macro_rules! with_position_type {
+    ($board:expr, $P:ident, $body:expr) => {
+        with_boards!(board_arms! { $board, $P, $body })
+    };
+}
+
+impl BoardSize {
+    fn unsupported(&self) -> Error {
+        Error::new(ErrorKind::Board(
+            self.unsupported_reason()
+                .unwrap_or_else(|| format!("board size {self} is not served")),
+        ))
+    }
+
+    /// Parses a move string on this board, without a solver or table (what
+    /// [`Engine::check`] does): a legal, unfinished game, or the parse error.
+    pub fn check(&self, moves: &str) -> Result<PositionInfo, Error> {
+        with_position_type!(self, P, {
+            P::parse(moves)
+                .map(|p| PositionInfo::of(&p))
+                .map_err(Error::from)
+        })
+        .unwrap_or_else(|| Err(self.unsupported()))
+    }
+
+    /// The position after `moves` and then a stone in `column` (0-based), which may complete
+    /// a four: the second value says so. `moves` must be a legal, unfinished game (as for
+    /// [`BoardSize::check`]); a column out of range or full is the error the parse of the
+    /// longer move string gives.
+    pub fn play(&self, moves: &str, column: usize) -> Result<(PositionInfo, bool), Error> {
+        with_position_type!(self, P, {
+            let mut p = P::parse(moves)?;
+            match crate::position::column_char(column) {
+                Some(_) if column < self.width && p.can_play(column) => {
+                    let won = p.is_winning_move(column);
+                    p.play_col(column);
+                    Ok((PositionInfo::of(&p), won))
+                }
+                Some(ch) => {
+                    let longer = format!("{}{ch}", moves.trim());
+                    match P::parse(&longer) {
+                        Err(e) => Err(Error::from(e)),
+                        Ok(_) => unreachable!("an illegal move parsed"),
+                    }
+                }
+                None => Err(Error::new(ErrorKind::Board(format!(
+                    "column {} is out of range on a {self} board",
+                    column + 1
+                )))),
+            }
+        })
+        .unwrap_or_else(|| Err(self.unsupported()))
+    }
 }
 
 /// One line of the test-set format (`<moves> [<score>]`) read on an engine's board: see
@@ -444,19 +533,10 @@ impl Engine {
 
     /// Parses a move string on this board (see [`Position::parse`]).
     pub fn check(&self, moves: &str) -> Result<PositionInfo, Error> {
-        dispatch!(self, s, W, H, {
-            let p = s.parse(moves)?;
-            Ok(PositionInfo {
-                moves: p.moves(),
-                playable: (0..W).map(|c| p.can_play(c)).collect(),
-                winning: (0..W)
-                    .map(|c| p.can_play(c) && p.is_winning_move(c))
-                    .collect(),
-                rows: (0..H)
-                    .rev()
-                    .map(|r| (0..W).map(|c| p.cell(c, r)).collect())
-                    .collect(),
-            })
+        dispatch!(self, s, _W, _H, {
+            s.parse(moves)
+                .map(|p| PositionInfo::of(&p))
+                .map_err(Error::from)
         })
     }
 
@@ -726,6 +806,25 @@ mod tests {
     }
 
     #[test]
+    fn board_play_agrees_with_the_parse_of_the_longer_string() {
+        for &b in BoardSize::SUPPORTED {
+            let (info, won) = b.play("1", 1).unwrap();
+            assert_eq!((info, won), (b.check("12").unwrap(), false), "{b}");
+            // Four in the first column: the parse refuses the string, play says won.
+            let (info, won) = b.play("121212", 0).unwrap();
+            assert!(won && info.moves == 7, "{b}");
+            assert!(b.check("1212121").is_err(), "{b}");
+            // Out of range and full: the parse's error of the longer string.
+            // Out of range: the parse's error of the longer string.
+            if let Some(ch) = crate::position::column_char(b.width) {
+                let e = b.play("", b.width).unwrap_err().to_string();
+                assert_eq!(e, b.check(&ch.to_string()).unwrap_err().to_string(), "{b}");
+            }
+            assert!(b.play("", 12).is_err(), "{b}");
+        }
+    }
+
+    #[test]
     fn every_supported_size_builds_or_refuses_its_table_clearly() {
         assert_eq!(BoardSize::SUPPORTED[0], BoardSize::STANDARD);
         for &b in BoardSize::SUPPORTED {
@@ -734,6 +833,8 @@ mod tests {
                 Ok(e) => {
                     assert_eq!(e.board(), b);
                     assert_eq!(e.check("1").unwrap().playable.len(), b.width);
+                    // The board's own check (no solver) is the engine's.
+                    assert_eq!(b.check("12").unwrap(), e.check("12").unwrap());
                 }
                 // One MiB is too small to identify the keys of the larger boards.
                 Err(e) => {

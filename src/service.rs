@@ -244,6 +244,10 @@ pub enum FailureKind {
     Timeout,
     /// Too many requests are waiting (HTTP 503); try again later.
     Busy,
+    /// HTTP: no such page or API path (404).
+    NotFound,
+    /// HTTP: a method other than GET or HEAD (405, with `Allow: GET, HEAD`).
+    MethodNotAllowed,
     /// Anything else (the engine could not answer).
     Internal,
 }
@@ -257,6 +261,8 @@ impl FailureKind {
             // of the client or the server.
             FailureKind::Timeout => 200,
             FailureKind::Busy => 503,
+            FailureKind::NotFound => 404,
+            FailureKind::MethodNotAllowed => 405,
             FailureKind::Internal => 500,
         }
     }

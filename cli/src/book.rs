@@ -14,7 +14,7 @@ fn rate(r: f64) -> String {
 use clap::{Args, Subcommand};
 use fourfold::book::{BuildOptions, Phase, Progress};
 use fourfold::{BoardSize, Book, Engine, ErrorKind, SolverBuilder};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -149,6 +149,50 @@ fn default_book(board: BoardSize) -> Option<PathBuf> {
     best.map(|b| b.1)
 }
 
+/// A time left, to the second: `42s`, `7m05s`, `2h03m`.
+fn eta(secs: f64) -> String {
+    let s = secs.round().min(1e9) as u64;
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// The build's bar: `base` positions were done before this phase's clock started (the
+/// journal's), so the rate is (done - base) / elapsed and the ETA the rest at that rate; both
+/// are shown once a position has been solved in this run, and redrawn every tick.
+fn bar_style(base: u64) -> ProgressStyle {
+    let measured = move |st: &ProgressState| {
+        let n = st.pos().saturating_sub(base);
+        let secs = st.elapsed().as_secs_f64();
+        (n > 0 && secs > 0.0).then(|| n as f64 / secs)
+    };
+    ProgressStyle::with_template(
+        "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} ({run_rate}, ETA {run_eta})",
+    )
+    .expect("template")
+    .with_key(
+        "run_rate",
+        move |st: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let _ = match measured(st) {
+                Some(r) => write!(w, "{}/s", rate(r)),
+                None => write!(w, "-/s"),
+            };
+        },
+    )
+    .with_key(
+        "run_eta",
+        move |st: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let left = st.len().unwrap_or(0).saturating_sub(st.pos()) as f64;
+            let _ = match measured(st) {
+                Some(r) => write!(w, "{}", eta(left / r)),
+                None => write!(w, "?"),
+            };
+        },
+    )
+}
+
 fn journal_path(out: &Path) -> PathBuf {
     let mut j = out.as_os_str().to_owned();
     j.push(".journal");
@@ -187,30 +231,36 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         verify: a.verify,
         seed: 0x5eed_b00c,
     };
-    let bar = ProgressBar::new(0);
-    if a.quiet {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{msg} [{elapsed_precise}] {wide_bar} {pos}/{len} ({per_sec}, ETA {eta})",
-        )
-        .expect("template"),
-    );
+    // Hidden until the build says how many positions there are and how many the journal
+    // holds (no "0/0" first); the rate and ETA count only positions solved in this run.
+    let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
     let start = Instant::now();
     let first = std::sync::Mutex::new(None::<Progress>);
     let on_progress = |p: Progress| {
         let mut f = first.lock().unwrap_or_else(|e| e.into_inner());
         if f.map_or(true, |f| f.phase != p.phase) {
             *f = Some(p);
+            if p.phase == Phase::Solving && p.resumed > 0 && !a.quiet {
+                eprintln!(
+                    "resuming from {}: {} of {} positions already solved, {} to go",
+                    journal.display(),
+                    p.resumed,
+                    p.total,
+                    p.total - p.done
+                );
+            }
+            bar.set_style(bar_style(p.done as u64));
             bar.set_message(match p.phase {
                 Phase::Solving => "solving",
                 Phase::Verifying => "verifying",
             });
             bar.set_length(p.total as u64);
             bar.set_position(p.done as u64);
-            bar.reset_eta();
             bar.reset_elapsed();
+            if !a.quiet {
+                bar.set_draw_target(ProgressDrawTarget::stderr());
+                bar.enable_steady_tick(std::time::Duration::from_millis(500));
+            }
         } else {
             bar.set_position(p.done as u64);
         }

@@ -9,6 +9,7 @@
 pub(crate) mod bench;
 pub(crate) mod book;
 pub(crate) mod common;
+pub(crate) mod http;
 pub(crate) mod serve;
 pub(crate) mod solve;
 

@@ -3,17 +3,19 @@
 //!
 //! Both hand every request to [`fourfold::service::Service::handle`]; this module only moves
 //! bytes: it reads lines or HTTP requests, maps query parameters to a request, writes the
-//! response's JSON with its status, and holds the HTTP worker pool and its bounded queue. It
+//! response's JSON with its status, and holds the HTTP worker pool and its bounded queue (the connections are [`crate::http`]'s). It
 //! decides no score and writes no error message of its own for engine errors.
 
 use crate::common::{all_cores, build, Common};
+use crate::http::{Head, Limits, Reply};
 use clap::Args;
 use fourfold::service::{Failure, FailureKind, Request, Response, Service};
 use fourfold::testset::LineError;
 use serde_json::Value;
 use std::io::{self, Write};
+use std::net::TcpListener;
 use std::process::ExitCode;
-use std::sync::mpsc::{sync_channel, Receiver, TrySendError};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -39,6 +41,18 @@ pub struct ServeArgs {
     /// HTTP: requests allowed to wait for a worker; more get 503 at once.
     #[arg(long, value_name = "N", default_value_t = 64)]
     queue: usize,
+    /// HTTP: connections open at once; more are answered 503 and closed (each open
+    /// connection holds a thread with a small stack).
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    max_connections: usize,
+    /// HTTP: seconds a request's head may take to arrive; a connection that sends part of
+    /// one and stops is answered 408 and closed.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    header_timeout: f64,
+    /// HTTP: seconds a keep-alive connection may wait for its next request before it is
+    /// closed.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    idle_timeout: f64,
     /// Stop a search after SECS seconds and answer with the bounds proven so far (for
     /// `analyze`, per column).
     #[arg(long, value_name = "SECS")]
@@ -72,7 +86,24 @@ pub fn run(a: ServeArgs) -> Result<ExitCode, String> {
             if workers == 0 {
                 return Err("--workers must be at least 1".into());
             }
-            http(Arc::new(service), addr, workers, a.queue)
+            if a.max_connections == 0 {
+                return Err("--max-connections must be at least 1".into());
+            }
+            let secs = |name: &str, s: f64| {
+                if s > 0.0 && s.is_finite() && s < 1e9 {
+                    Ok(Duration::from_secs_f64(s))
+                } else {
+                    Err(format!(
+                        "--{name} {s}: expected a positive number of seconds"
+                    ))
+                }
+            };
+            let limits = Limits {
+                max_connections: a.max_connections,
+                header_timeout: secs("header-timeout", a.header_timeout)?,
+                idle_timeout: secs("idle-timeout", a.idle_timeout)?,
+            };
+            http(Arc::new(service), addr, workers, a.queue, limits)
         }
     }
 }
@@ -97,15 +128,8 @@ fn lines(service: &Service) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
-}
-
-fn json_response(r: &Response) -> tiny_http::Response<io::Cursor<Vec<u8>>> {
-    tiny_http::Response::from_string(r.to_json())
-        .with_status_code(r.status())
-        .with_header(header("Content-Type", "application/json"))
-        .with_header(header("Cache-Control", "no-store"))
+fn json_response(r: &Response) -> Reply {
+    Reply::new(r.status(), "application/json", r.to_json()).with_header("Cache-Control", "no-store")
 }
 
 fn failure(kind: FailureKind, msg: impl Into<String>) -> Response {
@@ -159,15 +183,15 @@ fn api_request(path: &str, query: &str) -> Result<Request, Failure> {
     Ok(req)
 }
 
-/// What a request costs: answered at once by the acceptor (page, errors), or a solve for the
-/// workers.
+/// What a request costs: answered at once by the connection's thread (page, errors), or a
+/// solve for the workers.
 enum Route {
-    Now(tiny_http::Response<io::Cursor<Vec<u8>>>),
+    Now(Reply),
     Solve(Request),
 }
 
-fn route(req: &tiny_http::Request, page: &str) -> Route {
-    let url = req.url();
+fn route(req: &Head, page: &str) -> Route {
+    let url = req.target.as_str();
     if url.len() > MAX_URL {
         return Route::Now(json_response(&failure(
             FailureKind::BadRequest,
@@ -178,91 +202,95 @@ fn route(req: &tiny_http::Request, page: &str) -> Route {
         )));
     }
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
-    if *req.method() != tiny_http::Method::Get && *req.method() != tiny_http::Method::Head {
-        return Route::Now(json_response(&failure(
-            FailureKind::BadRequest,
-            format!("method {} not allowed: use GET", req.method()),
-        )));
+    if req.method != "GET" && req.method != "HEAD" {
+        return Route::Now(
+            json_response(&failure(
+                FailureKind::MethodNotAllowed,
+                format!("method {} not allowed: use GET", req.method),
+            ))
+            .with_header("Allow", "GET, HEAD"),
+        );
     }
     match path {
-        "/" | "/index.html" => Route::Now(
-            tiny_http::Response::from_string(page)
-                .with_header(header("Content-Type", "text/html; charset=utf-8")),
-        ),
+        "/" | "/index.html" => Route::Now(Reply::new(200, "text/html; charset=utf-8", page)),
         p if p.starts_with("/api/") => match api_request(p, query) {
             Ok(r) => Route::Solve(r),
             Err(e) => Route::Now(json_response(&Response::failure(Value::Null, e))),
         },
-        _ => Route::Now(
-            tiny_http::Response::from_string(
-                failure(FailureKind::BadRequest, format!("no such page: {path}")).to_json(),
-            )
-            .with_status_code(404)
-            .with_header(header("Content-Type", "application/json")),
-        ),
+        _ => Route::Now(json_response(&failure(
+            FailureKind::NotFound,
+            format!("no such page: {path}"),
+        ))),
     }
 }
 
-/// HTTP: one acceptor thread answers what costs nothing (the page, errors, positions the
-/// book answers) and queues searches for `workers` threads sharing one service (one table);
-/// a full queue answers 503 at once.
+/// A solve for the workers and where its answer goes.
+type Job = (Request, SyncSender<Response>);
+
+/// HTTP: the connection threads ([`crate::http`], at most `limits.max_connections`) answer
+/// what costs nothing (the page, errors, positions the book answers) and queue searches for
+/// `workers` threads sharing one service (one table); a full queue answers 503 at once.
 fn http(
     service: Arc<Service>,
     addr: &str,
     workers: usize,
     queue: usize,
+    limits: Limits,
 ) -> Result<ExitCode, String> {
-    let server =
-        tiny_http::Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let bound = server
-        .server_addr()
-        .to_ip()
-        .map_or_else(|| addr.to_string(), |a| a.to_string());
+    let listener = TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let bound = listener
+        .local_addr()
+        .map_or_else(|_| addr.to_string(), |a| a.to_string());
     let board = service.engine().board();
     let page = PAGE.replace(
         "__BOARD__",
         &format!(r#"{{"width":{},"height":{}}}"#, board.width, board.height),
     );
-    let (tx, rx) = sync_channel::<(tiny_http::Request, Request)>(queue);
-    let rx: Arc<Mutex<Receiver<_>>> = Arc::new(Mutex::new(rx));
+    let (tx, rx) = sync_channel::<Job>(queue);
+    let rx: Arc<Mutex<Receiver<Job>>> = Arc::new(Mutex::new(rx));
     for _ in 0..workers {
         let rx = Arc::clone(&rx);
         let service = Arc::clone(&service);
         std::thread::spawn(move || loop {
             let job = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
-            let Ok((http_req, req)) = job else { return };
-            let resp = service.handle(&req);
-            let _ = http_req.respond(json_response(&resp));
+            let Ok((req, answer)) = job else { return };
+            let _ = answer.send(service.handle(&req));
         });
     }
     eprintln!(
-        "fourfold: serving {board} on http://{bound}/ ({workers} worker(s), {} thread(s) per solve, queue {queue}, table {} MiB)",
+        "fourfold: serving {board} on http://{bound}/ ({workers} worker(s), {} thread(s) per solve, queue {queue}, table {} MiB, at most {} connections, head timeout {} s, idle timeout {} s)",
         service.engine().threads(),
-        service.engine().table().bytes() >> 20
+        service.engine().table().bytes() >> 20,
+        limits.max_connections,
+        limits.header_timeout.as_secs_f64(),
+        limits.idle_timeout.as_secs_f64(),
     );
-    for req in server.incoming_requests() {
-        match route(&req, &page) {
-            Route::Now(resp) => {
-                let _ = req.respond(resp);
-            }
-            // The book's positions and bad input cost microseconds: answered here, never
-            // queued behind other visitors' searches.
-            Route::Solve(r) if service.is_instant(&r) => {
-                let _ = req.respond(json_response(&service.handle(&r)));
-            }
-            Route::Solve(r) => match tx.try_send((req, r)) {
-                Ok(()) => {}
-                Err(TrySendError::Full((req, _)) | TrySendError::Disconnected((req, _))) => {
-                    let resp = failure(
+    let handler = move |head: &Head| match route(head, &page) {
+        Route::Now(reply) => reply,
+        // The book's positions and bad input cost microseconds: answered here, never queued
+        // behind other visitors' searches.
+        Route::Solve(r) if service.is_instant(&r) => json_response(&service.handle(&r)),
+        Route::Solve(r) => {
+            let (answer, wait) = sync_channel(1);
+            match tx.try_send((r, answer)) {
+                Ok(()) => match wait.recv() {
+                    Ok(resp) => json_response(&resp),
+                    Err(_) => json_response(&failure(
+                        FailureKind::Internal,
+                        "the worker stopped without an answer",
+                    )),
+                },
+                Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
+                    json_response(&failure(
                         FailureKind::Busy,
                         format!("too many requests waiting (at most {queue}); try again later"),
-                    );
-                    let _ =
-                        req.respond(json_response(&resp).with_header(header("Retry-After", "1")));
+                    ))
+                    .with_header("Retry-After", "1")
                 }
-            },
+            }
         }
-    }
+    };
+    crate::http::serve(listener, limits, Arc::new(handler));
     Ok(ExitCode::SUCCESS)
 }
 

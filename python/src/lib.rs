@@ -9,13 +9,12 @@
 
 mod interrupt;
 
-use fourfold_lib::{BoardSize, Engine, ErrorKind, SolverBuilder};
+use fourfold_lib::position::column_char;
+use fourfold_lib::{BoardSize, Engine, ErrorKind, PositionInfo, SolverBuilder};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use std::hash::{Hash, Hasher};
-
-type Pos = fourfold_lib::Position<7, 6>;
 
 /// A library error as a Python exception: `ValueError` with the library's message for bad
 /// input, `RuntimeError` for a solve stopped otherwise than by Ctrl-C.
@@ -26,13 +25,47 @@ fn to_py(e: fourfold_lib::Error) -> PyErr {
     }
 }
 
-/// The move string of a `str` or `Position` argument, given to `f`.
-fn with_moves<R>(obj: &Bound<'_, PyAny>, f: impl FnOnce(&str) -> R) -> PyResult<R> {
+/// A count argument as `usize`: any Python int, a negative one a `ValueError` of `floor`'s
+/// wording ("..., not -1"), one beyond `usize` saturated (the library then refuses it).
+fn count(obj: &Bound<'_, PyAny>, floor: &str) -> PyResult<usize> {
+    let n: i128 = match obj.extract::<i128>() {
+        Ok(n) => n,
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) => {
+            if obj.gt(0)? {
+                i128::MAX
+            } else {
+                i128::MIN
+            }
+        }
+        Err(e) => return Err(e),
+    };
+    if n < 0 {
+        return Err(PyValueError::new_err(format!(
+            "{floor}, not {}",
+            obj.str()?
+        )));
+    }
+    Ok(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// The move string of a `str` or `Position` argument (of the `board` size), given to `f`.
+fn with_moves<R>(
+    obj: &Bound<'_, PyAny>,
+    board: BoardSize,
+    f: impl FnOnce(&str) -> R,
+) -> PyResult<R> {
     if let Ok(s) = obj.cast::<PyString>() {
         return Ok(f(s.to_str()?));
     }
     if let Ok(p) = obj.cast::<Position>() {
-        return Ok(f(&p.get().moves));
+        let p = p.get();
+        if p.board != board {
+            return Err(PyValueError::new_err(format!(
+                "the position is on a {} board, the solver's is {board}",
+                p.board
+            )));
+        }
+        return Ok(f(&p.moves));
     }
     Err(PyTypeError::new_err(format!(
         "a position is a move string or a fourfold.Position, not {}",
@@ -176,7 +209,8 @@ impl From<fourfold_lib::Analysis> for Analysis {
 /// position. Every Solution and Analysis says its source ("book" or "search").
 ///
 /// Positions are move strings ("4453": 1-indexed columns, first player first; columns 10-12
-/// are a, b, c) or Position objects (7x6 only). Bad input raises ValueError with the command line's message. The GIL is released
+/// are a, b, c) or Position objects (of the solver's board size). Bad input raises
+/// ValueError with the command line's message. The GIL is released
 /// while solving, and Ctrl-C (on the main thread, on Linux) stops a solve and raises
 /// KeyboardInterrupt.
 #[pyclass(frozen, module = "fourfold")]
@@ -193,14 +227,24 @@ const SHIPPED: &str = "shipped";
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (table_mib = fourfold_lib::DEFAULT_TABLE_MIB, threads = None, board = "7x6", book = Some(std::path::PathBuf::from(SHIPPED))))]
+    #[pyo3(signature = (table_mib = None, threads = None, board = "7x6", book = Some(std::path::PathBuf::from(SHIPPED))))]
     fn new(
-        table_mib: usize,
-        threads: Option<usize>,
+        table_mib: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
         board: &str,
         book: Option<std::path::PathBuf>,
     ) -> PyResult<Self> {
         let board: BoardSize = board.parse().map_err(to_py)?;
+        // Any Python int is taken (no OverflowError): a negative one gets the library's
+        // message for 0 with the value given; one too large, the library's own message for
+        // a too large value.
+        let table_mib = table_mib
+            .map(|t| count(t, "table size must be at least 1 MiB"))
+            .transpose()?
+            .unwrap_or(fourfold_lib::DEFAULT_TABLE_MIB);
+        let threads = threads
+            .map(|t| count(t, "the number of threads must be at least 1"))
+            .transpose()?;
         let threads = threads.unwrap_or_else(|| {
             std::thread::available_parallelism()
                 .map(|n| n.get())
@@ -244,7 +288,7 @@ impl Solver {
     /// by playing there; None for a full column. Solver.analysis gives the best move and the
     /// source too.
     fn analyze(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Vec<Option<i32>>> {
-        let r = with_moves(position, |m| {
+        let r = with_moves(position, self.engine.board(), |m| {
             interrupt::run(py, &self.engine.stop_flag(), || self.engine.analyze(m))
         })??;
         Ok(r.map_err(to_py)?.scores)
@@ -272,7 +316,7 @@ impl Solver {
         let mut batch: Vec<String> = Vec::new();
         for (i, item) in positions.try_iter()?.enumerate() {
             let item = item?;
-            let moves = with_moves(&item, str::to_owned)?;
+            let moves = with_moves(&item, self.engine.board(), str::to_owned)?;
             if let Err(e) = self.engine.check(&moves) {
                 return Err(PyValueError::new_err(format!("position {i}: {e}")));
             }
@@ -342,7 +386,7 @@ impl Solver {
 impl Solver {
     fn one(&self, py: Python<'_>, position: &Bound<'_, PyAny>, weak: bool) -> PyResult<Solution> {
         let board = self.engine.board();
-        with_moves(position, |m| {
+        with_moves(position, board, |m| {
             let r = interrupt::run(py, &self.engine.stop_flag(), || {
                 if weak {
                     self.engine.solve_weak(m)
@@ -355,29 +399,49 @@ impl Solver {
     }
 }
 
-/// A Connect-4 position on the 7x6 board, immutable: play returns a new Position.
+/// A Connect-4 position on any board the Solver takes, immutable: play returns a new
+/// Position.
 ///
 /// Position(moves="", board="7x6") parses a move string (1-indexed columns, first player
-/// first) and raises ValueError with the command line's message for an illegal one or one
-/// whose game is already won. A Position reached by play may be won (is_won); it cannot be
-/// solved then.
+/// first; columns 10-12 are a, b, c) and raises ValueError with the command line's message
+/// for an illegal one or one whose game is already won. A Position reached by play may be won
+/// (is_won); it cannot be solved then. Every rule (parse, play, wins) is the library's.
 #[pyclass(frozen, module = "fourfold")]
 #[derive(Clone)]
 pub struct Position {
-    pos: Pos,
+    board: BoardSize,
     moves: String,
+    info: PositionInfo,
     won: bool,
 }
 
 impl Position {
-    fn parse_str(moves: &str) -> PyResult<Self> {
+    fn parse_on(board: BoardSize, moves: &str) -> PyResult<Self> {
         let moves = moves.trim();
-        let pos = Pos::parse(moves).map_err(|e| to_py(e.into()))?;
+        let info = board.check(moves).map_err(to_py)?;
         Ok(Position {
-            pos,
+            board,
             moves: moves.to_string(),
+            info,
             won: false,
         })
+    }
+
+    /// The position after `column` (0-based) on `moves` (a legal, unfinished game).
+    fn after(board: BoardSize, moves: &str, column: usize) -> PyResult<Self> {
+        let (info, won) = board.play(moves, column).map_err(to_py)?;
+        let ch = column_char(column).expect("a played column has a character");
+        Ok(Position {
+            board,
+            moves: format!("{moves}{ch}"),
+            info,
+            won,
+        })
+    }
+
+    /// True when column (0-based) has room and the game is not over.
+    fn playable(&self, col: usize) -> bool {
+        !self.won && self.info.playable.get(col).copied().unwrap_or(false)
     }
 }
 
@@ -387,38 +451,39 @@ impl Position {
     #[pyo3(signature = (moves = "", board = "7x6"))]
     fn new(moves: &str, board: &str) -> PyResult<Self> {
         let board: BoardSize = board.parse().map_err(to_py)?;
-        if board != BoardSize::STANDARD {
-            return Err(PyValueError::new_err(format!(
-                "board size {board}: fourfold.Position supports 7x6 only"
-            )));
-        }
-        Self::parse_str(moves)
+        Self::parse_on(board, moves)
     }
 
-    /// Parses a move string (as the constructor on 7x6).
+    /// Parses a move string (as the constructor; board="7x6" by default).
     #[staticmethod]
-    fn parse(moves: &str) -> PyResult<Self> {
-        Self::parse_str(moves)
+    #[pyo3(signature = (moves, board = "7x6"))]
+    fn parse(moves: &str, board: &str) -> PyResult<Self> {
+        Self::new(moves, board)
     }
 
     /// The position after the player to move drops a stone in `column` (1-indexed). Playing
     /// a winning move gives a won position; playing after one raises ValueError.
-    fn play(&self, column: u32) -> PyResult<Self> {
-        let digit = char::from_digit(column, 10)
-            .filter(|_| column < 10)
-            .ok_or_else(|| PyValueError::new_err(format!("column {column} is out of range")))?;
-        let col = column as usize;
-        if !self.won && (1..=7).contains(&col) && self.pos.can_play(col - 1) {
-            let mut next = self.clone();
-            next.won = self.pos.is_winning_move(col - 1);
-            next.pos.play_col(col - 1);
-            next.moves.push(digit);
-            return Ok(next);
+    fn play(&self, column: i64) -> PyResult<Self> {
+        let col = usize::try_from(column)
+            .ok()
+            .and_then(|c| c.checked_sub(1))
+            .filter(|&c| column_char(c).is_some())
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "column {column} is out of range (1 to {})",
+                    self.board.width
+                ))
+            })?;
+        if self.won {
+            // Illegal: the library's parse of the longer string says why.
+            let longer = format!("{}{}", self.moves, column_char(col).unwrap_or('?'));
+            return Err(to_py(
+                self.board
+                    .check(&longer)
+                    .expect_err("a move after a win parsed"),
+            ));
         }
-        // Illegal: the library's parse of the longer string says why.
-        let mut longer = self.moves.clone();
-        longer.push(digit);
-        Self::parse_str(&longer).map(|_| unreachable!("an illegal move parsed"))
+        Self::after(self.board, &self.moves, col)
     }
 
     /// The move string.
@@ -427,25 +492,28 @@ impl Position {
         &self.moves
     }
 
+    /// The board size, "WxH".
+    #[getter]
+    fn board(&self) -> String {
+        self.board.to_string()
+    }
+
     /// The columns (1-indexed) the player to move can play; empty when the game is over.
     fn legal_moves(&self) -> Vec<usize> {
-        if self.won {
-            return Vec::new();
-        }
-        (0..7)
-            .filter(|&c| self.pos.can_play(c))
+        (0..self.board.width)
+            .filter(|&c| self.playable(c))
             .map(|c| c + 1)
             .collect()
     }
 
     /// True when column (1-indexed) has room and the game is not over.
     fn can_play(&self, column: usize) -> bool {
-        !self.won && (1..=7).contains(&column) && self.pos.can_play(column - 1)
+        column >= 1 && self.playable(column - 1)
     }
 
     /// True when the player to move can win at once by playing `column` (1-indexed).
     fn is_winning_move(&self, column: usize) -> bool {
-        self.can_play(column) && self.pos.is_winning_move(column - 1)
+        self.can_play(column) && self.info.winning[column - 1]
     }
 
     /// True when the last move completed a four.
@@ -454,61 +522,78 @@ impl Position {
         self.won
     }
 
-    /// True when all 42 cells are taken.
+    /// True when every cell is taken.
     #[getter]
     fn is_full(&self) -> bool {
-        self.pos.moves() == Pos::CELLS
+        self.info.moves as usize == self.board.width * self.board.height
     }
 
     /// The player to move: 1 (first) or 2 (second).
     #[getter]
     fn to_move(&self) -> u32 {
-        self.pos.moves() % 2 + 1
+        self.info.moves % 2 + 1
     }
 
-    /// The mirror image (column c becomes 8 - c); it has the same score.
-    fn mirror(&self) -> Self {
-        let moves: String = self
+    /// The mirror image (column c becomes width + 1 - c); it has the same score.
+    fn mirror(&self) -> PyResult<Self> {
+        let w = self.board.width;
+        let cols: Vec<usize> = self
             .moves
             .chars()
-            .map(|c| {
-                let d = c
-                    .to_digit(10)
-                    .expect("a parsed move string has digits only");
-                char::from_digit(8 - d, 10).expect("a column of 7x6")
+            .map(|ch| {
+                (0..w)
+                    .find(|&c| column_char(c) == Some(ch.to_ascii_lowercase()))
+                    .expect("a parsed move string names columns")
             })
             .collect();
-        Position {
-            pos: self.pos.mirror(),
-            moves,
-            won: self.won,
+        let mirrored: String = cols
+            .iter()
+            .map(|&c| column_char(w - 1 - c).expect("a column of the board"))
+            .collect();
+        match (self.won, cols.last()) {
+            (true, Some(&last)) => {
+                let mut m = Self::after(self.board, &mirrored[..mirrored.len() - 1], w - 1 - last)?;
+                m.moves = mirrored;
+                Ok(m)
+            }
+            _ => Self::parse_on(self.board, &mirrored),
         }
     }
 
     /// Number of stones played.
     fn __len__(&self) -> usize {
-        self.pos.moves() as usize
+        self.info.moves as usize
     }
 
     /// The board, top row first: X first player, O second, . empty; column numbers below.
     fn __str__(&self) -> String {
-        self.pos.to_string()
+        self.info.text.clone()
     }
 
     fn __repr__(&self) -> String {
-        format!("Position({:?})", self.moves)
+        if self.board == BoardSize::STANDARD {
+            format!("Position({:?})", self.moves)
+        } else {
+            format!(
+                "Position({:?}, board={:?})",
+                self.moves,
+                self.board.to_string()
+            )
+        }
     }
 
-    /// Equal when the stones are the same (whatever the move order).
+    /// Equal when the board size and the stones are the same (whatever the move order).
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Position>()
-            .is_ok_and(|o| o.get().pos == self.pos && o.get().won == self.won)
+        other.cast::<Position>().is_ok_and(|o| {
+            let o = o.get();
+            o.board == self.board && o.info.rows == self.info.rows && o.won == self.won
+        })
     }
 
     fn __hash__(&self) -> u64 {
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        self.pos.hash(&mut h);
+        (self.board.width, self.board.height).hash(&mut h);
+        self.info.rows.hash(&mut h);
         h.finish()
     }
 }

@@ -296,3 +296,103 @@ def test_ties_break_centre_first_on_every_path(solver):
         lowest = a.scores.index(best) + 1
         ties += lowest != expected
     assert ties > 0
+
+
+def test_negative_settings_are_value_errors():
+    with pytest.raises(ValueError, match="table size must be at least 1 MiB, not -1"):
+        fourfold.Solver(table_mib=-1)
+    with pytest.raises(ValueError, match="threads must be at least 1, not -2"):
+        fourfold.Solver(table_mib=1, threads=-2)
+    with pytest.raises(ValueError, match="larger than the maximum"):
+        fourfold.Solver(table_mib=2**70)
+
+
+COLS = "123456789abc"
+
+
+class Oracle:
+    """An independent plain-Python board: drops stones and looks for fours."""
+
+    def __init__(self, w, h):
+        self.w, self.h = w, h
+        self.cells = [[None] * h for _ in range(w)]  # cells[col][row], row 0 at the bottom
+        self.n = 0
+
+    def height(self, c):
+        return sum(x is not None for x in self.cells[c])
+
+    def wins(self, c):
+        r, me = self.height(c), self.n % 2 == 0
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            run = 1
+            for s in (1, -1):
+                k = 1
+                while True:
+                    cc, rr = c + s * k * dc, r + s * k * dr
+                    if not (0 <= cc < self.w and 0 <= rr < self.h) or self.cells[cc][rr] != me:
+                        break
+                    run += 1
+                    k += 1
+            if run >= 4:
+                return True
+        return False
+
+    def play(self, c):
+        self.cells[c][self.height(c)] = self.n % 2 == 0
+        self.n += 1
+
+    def text(self):
+        rows = [
+            " ".join({True: "X", False: "O", None: "."}[self.cells[c][r]] for c in range(self.w))
+            for r in reversed(range(self.h))
+        ]
+        return "\n".join(rows + [" ".join(COLS[: self.w])])
+
+
+@pytest.mark.parametrize("board", ["7x6", "5x4", "10x4"])
+def test_position_on_any_board_against_an_oracle(board):
+    import random
+
+    w, h = map(int, board.split("x"))
+    rng = random.Random(7)
+    for game in range(30):
+        p, o = fourfold.Position(board=board), Oracle(w, h)
+        assert p.board == board
+        while True:
+            legal = [c + 1 for c in range(w) if o.height(c) < h]
+            assert p.legal_moves() == legal
+            assert [p.is_winning_move(c) for c in range(1, w + 1)] == [
+                o.height(c) < h and o.wins(c) for c in range(w)
+            ]
+            assert str(p) == o.text() and len(p) == o.n and p.to_move == o.n % 2 + 1
+            assert fourfold.Position(p.moves, board=board) == p
+            if not legal:
+                assert p.is_full and not p.is_won
+                break
+            c = rng.choice(legal)
+            won = o.wins(c - 1)
+            p2 = p.play(c)
+            o.play(c - 1)
+            assert p2.moves == p.moves + COLS[c - 1] and p2.is_won == won
+            m = p2.mirror()
+            assert m.is_won == won and m.mirror() == p2 and len(m) == len(p2)
+            p = p2
+            if won:
+                assert p.legal_moves() == []
+                with pytest.raises(ValueError, match="already won"):
+                    p.play(legal[0])
+                with pytest.raises(ValueError, match="already won"):
+                    fourfold.Position(p.moves, board=board)
+                break
+    with pytest.raises(ValueError, match="out of range"):
+        fourfold.Position(board=board).play(w + 1)
+
+
+def test_positions_of_other_boards_are_solved_on_their_solver():
+    s = fourfold.Solver(table_mib=16, threads=1, board="5x4")
+    p = fourfold.Position("3", board="5x4")
+    assert s.solve(p).score == s.solve("3").score
+    assert s.analyze(p) == s.analyze("3")
+    assert repr(p) == 'Position("3", board="5x4")'
+    with pytest.raises(ValueError, match="5x4 board, the solver's is 7x6"):
+        fourfold.Solver(table_mib=1).solve(p)

@@ -88,3 +88,59 @@ fn cli_builds_reads_and_uses_a_book() {
     assert_eq!(v["source"], "search");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn book_build_says_it_resumes_and_counts_the_journal() {
+    if "5x4".parse::<BoardSize>().is_err() {
+        return;
+    }
+    let exe = env!("CARGO_BIN_EXE_fourfold");
+    let dir = scratch("resume");
+    let build = |out: &PathBuf| {
+        std::process::Command::new(exe)
+            .args(["book", "build", "--plies", "2", "--board", "5x4", "-t", "1"])
+            .args(["--tt-mb", "8", "--out"])
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    // A fresh build says nothing of resuming.
+    let fresh = dir.join("fresh.book");
+    let o = build(&fresh);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("resuming"));
+    let book = Book::load(&fresh).unwrap();
+    let entries: Vec<(u64, i8)> = book.entries().collect();
+    assert!(entries.len() > 3);
+    // A journal holding three of its entries, in the documented format (module docs of
+    // fourfold::book): header FOURJRNL W H N and five zeros, records key, score, check byte.
+    let out = dir.join("resumed.book");
+    let mut j = b"FOURJRNL".to_vec();
+    j.extend_from_slice(&[5, 4, 2, 0, 0, 0, 0, 0]);
+    for &(key, score) in &entries[..3] {
+        let mut r = key.to_le_bytes().to_vec();
+        r.push(score as u8);
+        r.push(r.iter().fold(0xA5u8, |a, &b| a ^ b));
+        j.extend_from_slice(&r);
+    }
+    let mut jpath = out.clone().into_os_string();
+    jpath.push(".journal");
+    std::fs::write(&jpath, &j).unwrap();
+    let o = build(&out);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let n = entries.len();
+    let first = err.lines().find(|l| l.contains("resuming")).unwrap_or("");
+    assert!(
+        first.contains(&format!(
+            "3 of {n} positions already solved, {} to go",
+            n - 3
+        )),
+        "{err}"
+    );
+    // Said at the start: before the bar and the end.
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("(3 from the journal)"), "{text}");
+    assert!(!err.contains(" 0/0 "), "{err}");
+    assert_eq!(Book::load(&out).unwrap().checksum(), book.checksum());
+}

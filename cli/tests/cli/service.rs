@@ -344,7 +344,8 @@ fn http_errors_have_their_status_kind_and_message() {
         ("/api/solve?pos=%zz".into(), 400, "bad_request", None),
         (format!("/api/solve?pos={long}"), 400, "bad_request", None),
         ("/api/fly?pos=4".into(), 400, "unknown_op", None),
-        ("/nowhere".into(), 404, "bad_request", None),
+        ("/nowhere".into(), 404, "not_found", None),
+        ("/api".into(), 404, "not_found", None),
     ];
     for (target, status, kind, pos) in checks {
         let (got, r) = server.get(&target);
@@ -354,6 +355,25 @@ fn http_errors_have_their_status_kind_and_message() {
         if let Some(p) = pos {
             assert_eq!(msg, engine_message(p), "{target}");
         }
+    }
+    // Methods other than GET and HEAD: 405 with an `Allow` header, kind method_not_allowed.
+    for method in ["POST", "PUT", "DELETE"] {
+        let mut s = TcpStream::connect(&server.addr).unwrap();
+        write!(
+            s,
+            "{method} /api/solve?pos=4 HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        assert!(text.starts_with("HTTP/1.1 405"), "{method}: {text}");
+        let head = text.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+        assert!(head.contains("\r\nallow: get, head"), "{method}: {text}");
+        let body: Value = serde_json::from_str(text.split_once("\r\n\r\n").unwrap().1).unwrap();
+        assert_eq!(
+            body["error"]["kind"], "method_not_allowed",
+            "{method}: {text}"
+        );
     }
     // The server is still answering.
     let c = &cases("Test_L2_R1", 1)[0];
@@ -457,4 +477,129 @@ fn serve_answers_book_positions_from_the_book_unless_told_otherwise() {
     let late = json!({"op": "solve", "position": "2252576253462244111563365343671351441"});
     let out = serve_lines(&["--no-book"], lines(&[late]));
     assert_eq!(out[0]["source"], "search");
+}
+
+/// The `Threads:` line of /proc/PID/status.
+fn threads_of(pid: u32) -> usize {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("Threads:").map(|n| n.trim().parse().ok()))
+                .flatten()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn http_half_open_connections_are_bounded_and_time_out() {
+    // 500 connections that send half a request head and stop, against a bound of 100
+    // connections and a head timeout of 4 s.
+    let server = Server::start(&[
+        "--workers",
+        "1",
+        "--max-connections",
+        "100",
+        "--header-timeout",
+        "4",
+        "--idle-timeout",
+        "1",
+    ]);
+    let pid = server.child.id();
+    let base = threads_of(pid);
+    let mut held: Vec<TcpStream> = (0..500)
+        .map(|_| {
+            let mut s = TcpStream::connect(&server.addr).unwrap();
+            s.write_all(b"GET /api/solve?pos=4 HTTP/1.1\r\nHost: x\r\n")
+                .unwrap();
+            s
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let during = threads_of(pid);
+    assert!(
+        during <= base + 100,
+        "{during} threads with 500 half-open connections (base {base}, bound 100)"
+    );
+    // Past the bound, a connection is answered 503 at once, not held.
+    // (The server may answer before the request is written: a failed write is no error.)
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    let _ = s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    let mut text = String::new();
+    s.read_to_string(&mut text).unwrap();
+    assert!(text.starts_with("HTTP/1.1 503"), "{text}");
+    let r: Value = serde_json::from_str(text.split_once("\r\n\r\n").unwrap().1).unwrap();
+    assert_eq!(r["error"]["kind"], "busy", "{r}");
+    // After the head timeout every half-open connection is answered and closed (408, or
+    // 503 for those past the bound) and the server answers again.
+    for s in &mut held {
+        s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+            .unwrap();
+        let mut text = Vec::new();
+        // A connection refused past the bound may be reset instead of read to the end.
+        let _ = s.read_to_end(&mut text);
+        let text = String::from_utf8_lossy(&text);
+        assert!(
+            text.is_empty() || text.starts_with("HTTP/1.1 408") || text.starts_with("HTTP/1.1 503"),
+            "{text}"
+        );
+    }
+    drop(held);
+    let c = &cases("Test_L2_R1", 1)[0];
+    let (status, r) = server.get(&format!("/api/solve?pos={}", c.moves));
+    assert_eq!(status, 200, "{r}");
+    check_answer(&r, "solve", c);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert!(
+        threads_of(pid) <= base + 1,
+        "{} threads after the timeout",
+        threads_of(pid)
+    );
+}
+
+#[test]
+fn http_keep_alive_answers_in_order_and_idle_connections_close() {
+    let server = Server::start(&["--workers", "1", "--idle-timeout", "1"]);
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    let cs = cases("Test_L2_R1", 3);
+    // Three requests in one write (pipelined), then HEAD: answered in order.
+    let mut req = String::new();
+    for c in &cs {
+        req.push_str(&format!(
+            "GET /api/solve?pos={} HTTP/1.1\r\nHost: x\r\n\r\n",
+            c.moves
+        ));
+    }
+    req.push_str("HEAD / HTTP/1.1\r\nHost: x\r\n\r\n");
+    s.write_all(req.as_bytes()).unwrap();
+    let mut r = BufReader::new(s);
+    for c in &cs {
+        let mut len = 0;
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+        loop {
+            line.clear();
+            r.read_line(&mut line).unwrap();
+            if line == "\r\n" {
+                break;
+            }
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                len = v.trim().parse().unwrap();
+            }
+        }
+        let mut body = vec![0; len];
+        r.read_exact(&mut body).unwrap();
+        check_answer(&serde_json::from_slice(&body).unwrap(), "solve", c);
+    }
+    // HEAD: the head only; then the idle connection is closed after 1 s.
+    let start = std::time::Instant::now();
+    let mut rest = String::new();
+    r.get_mut()
+        .set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    r.read_to_string(&mut rest).unwrap();
+    assert!(rest.starts_with("HTTP/1.1 200"), "{rest}");
+    assert!(rest.ends_with("\r\n\r\n"), "HEAD has no body: {rest}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(8));
 }
