@@ -53,6 +53,8 @@
 //! [`SolverBuilder::threads`] puts that many threads on each solve. Answers do not depend on
 //! the number of threads; node counts do.
 #![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod bitboard;
 pub mod book;

@@ -16,6 +16,9 @@
 //! the same one in lockstep. Move-order jitter was tried and made things worse
 //! (BENCHMARKS.md). The first thread to finish gives the answer and raises the solve's `done`
 //! flag; the others abandon their search and store nothing for the nodes they were in.
+//! `done` goes up as soon as the score is proven; the move that achieves it is then searched
+//! by a searcher that no flag or time limit interrupts, so a proven score is never reported
+//! as [`Interrupted`].
 //!
 //! Batches: [`Solver::solve_many`] instead spreads positions over the threads, one thread
 //! each, which is the better use of threads for many short solves.
@@ -640,22 +643,46 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                 }
                 Mode::Weak => searcher.solve_weak(pos),
             };
+            let mut total = searcher.nodes;
             if let Some(score) = result {
                 // Someone may have beaten us to it; only the first answer counts.
                 let mut a = answer.lock().unwrap_or_else(|e| e.into_inner());
                 if a.is_none() {
+                    // The score is proven: stop the helpers now, then find its move with a
+                    // searcher no flag or deadline can interrupt, so that a stop request or
+                    // a time limit falling in this step cannot turn a finished score into
+                    // `Interrupted`. The step re-verifies from a warm table (usually the
+                    // root's stored move), so it is short.
+                    done.raise();
+                    #[cfg(test)]
+                    hook::score_known(&self.stop, &self.table);
+                    let (never_stop, never_done) = (StopFlag::new(), StopFlag::new());
+                    let mut finisher = Searcher::<W, H, B>::new(
+                        Shared {
+                            stop: &never_stop,
+                            done: &never_done,
+                            deadline: None,
+                            busy: None,
+                            ..self.shared(&done, slot(thread), start, busy)
+                        },
+                        self.params,
+                        thread,
+                    );
+                    // Counting on from the solve keeps the live counter monotonic.
+                    finisher.nodes = searcher.nodes;
                     let mv = match mode {
-                        Mode::Exact => searcher.best_move(pos, score),
+                        Mode::Exact => finisher.best_move(pos, score),
                         // A weak score is not exact: find a move that keeps the outcome.
-                        Mode::Weak => self.weak_move(&mut searcher, pos, score),
+                        Mode::Weak => self.weak_move(&mut finisher, pos, score),
                     };
-                    if let Some(mv) = mv.map(Some).or(pos.is_full().then_some(None)) {
-                        *a = Some((score, mv));
-                        done.raise();
-                    }
+                    total = finisher.nodes;
+                    // `None` only on a full board: the uninterruptible search always ends
+                    // with a move that achieves the proven score.
+                    debug_assert!(mv.is_some() || pos.is_full());
+                    *a = Some((score, mv));
                 }
             }
-            nodes[thread].store(searcher.nodes, crate::sync::Ordering::Relaxed);
+            nodes[thread].store(total, crate::sync::Ordering::Relaxed);
         };
 
         if threads == 1 {
@@ -727,6 +754,63 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         centre_order(W)
             .into_iter()
             .find(|&c| any & Position::<W, H, B>::column_mask(c) != B::ZERO)
+    }
+}
+
+/// A test's hook into the driver, between a proven score and the search of its move.
+#[cfg(test)]
+mod hook {
+    use crate::table::Table;
+    use crate::StopFlag;
+    use std::cell::Cell;
+
+    /// What a test runs once the score is known.
+    pub(super) type Hook = fn(&StopFlag, &Table);
+
+    thread_local! {
+        /// Called on the thread that proved the score (the caller's, in a one-thread solve).
+        pub(super) static SCORE_KNOWN: Cell<Option<Hook>> = const { Cell::new(None) };
+    }
+
+    pub(super) fn score_known(stop: &StopFlag, table: &Table) {
+        if let Some(f) = SCORE_KNOWN.get() {
+            f(stop, table);
+        }
+    }
+}
+
+#[cfg(test)]
+mod finish {
+    use super::*;
+
+    /// Stands for a stop request or a deadline arriving once the score is known, with a
+    /// best-move step that must search (the root's stored move lost): the table is emptied.
+    fn stop_and_forget(stop: &StopFlag, table: &Table) {
+        stop.raise();
+        table.clear();
+    }
+
+    #[test]
+    fn a_stop_after_the_score_is_known_still_gives_the_score_and_a_move() {
+        // From tests/data/Test_L2_R2: with the table emptied, finding the root's move takes
+        // about 18 000 nodes, past the searcher's poll of the flags (every 4096).
+        let p: Position = "274552224131661".parse().unwrap();
+        let reference: Solver = Solver::builder().table_mib(4).threads(1).build().unwrap();
+        let want = reference.solve(&p).unwrap();
+        // One thread: the hook is the caller's, and the caller's thread is the one finishing.
+        let s: Solver = Solver::builder().table_mib(4).threads(1).build().unwrap();
+        hook::SCORE_KNOWN.set(Some(stop_and_forget));
+        let got = s.solve(&p);
+        hook::SCORE_KNOWN.set(None);
+        let got = got.unwrap_or_else(|e| panic!("a finished score reported as {e}"));
+        assert!(s.stop_flag().is_raised(), "the hook ran");
+        assert_eq!(got.score, want.score);
+        // The move must achieve the score: the child's score is the score's negation.
+        let col = got.best_move.expect("a move");
+        let mut child = p;
+        assert!(child.can_play(col) && !child.is_winning_move(col));
+        child.play_col(col);
+        assert_eq!(reference.solve(&child).unwrap().score, -want.score);
     }
 }
 

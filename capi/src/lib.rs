@@ -14,6 +14,8 @@
 //! on the shared table), except that `ff_solver_free` must not race any other call on the
 //! same solver. The last error message is per thread.
 #![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 use fourfold_lib::{BoardSize, Engine, ErrorKind, SolverBuilder};
 use std::cell::RefCell;

@@ -6,9 +6,12 @@
 //!
 //! The control keeps the design note's evidence that a plain `(key, data)` pair tears under
 //! the same race: loom finds a reader pairing one write's key with another's data, so the
-//! models below would see a tear if the production code let one through.
+//! models below would see a tear if the production code let one through. Three key families
+//! (both words of the mixed hash differ, only the low word differs, only the high word
+//! differs) make each check of `pair_matches` necessary: TESTING.md records which model
+//! fails when which check is removed.
 
-use fourfold::table::{Bound, Entry, Layout, Table};
+use fourfold::table::{mix128, unmix128, Bound, Entry, Layout, Table};
 use fourfold_loom_tests::model_bounded;
 use loom::sync::atomic::{AtomicU64, Ordering};
 use loom::sync::Arc;
@@ -26,6 +29,28 @@ fn key(i: u64) -> u128 {
     (i as u128) << 90 | (i as u128) << 40 | i as u128
 }
 
+/// The 100-bit key of tag `i` whose mixed hash has the same high word (bits 64..100) for
+/// every `i`: only the low word tells these keys apart, so a probe that skipped the
+/// `word0 ^ word1` check would take one for another.
+fn key_shared_high(i: u64) -> u128 {
+    const HIGH: u128 = 0xa_5a5a_5a5a; // 36 bits
+    let low = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) as u128;
+    let k = unmix128(HIGH << 64 | low, WIDE_BITS);
+    assert_eq!(mix128(k, WIDE_BITS) >> 64, HIGH, "tag {i}");
+    k
+}
+
+/// The 100-bit key of tag `i` whose mixed hash has the same low word for every `i`: only
+/// the high check bits tell these keys apart, so a probe that skipped them would take one
+/// for another.
+fn key_shared_low(i: u64) -> u128 {
+    const LOW: u128 = 0x0123_4567_89ab_cdef;
+    let high = (i.wrapping_mul(0x9e37_79b9) & 0xf_ffff_ffff) as u128; // 36 bits
+    let k = unmix128(high << 64 | LOW, WIDE_BITS);
+    assert_eq!(mix128(k, WIDE_BITS) as u64 as u128, LOW, "tag {i}");
+    k
+}
+
 /// The entry written for tag `i` and variant `v`, so that a read-back entry names both.
 fn entry(i: u64, v: u64) -> Entry {
     Entry {
@@ -37,7 +62,7 @@ fn entry(i: u64, v: u64) -> Entry {
     }
 }
 
-fn store(t: &Table, i: u64, v: u64) {
+fn store(t: &Table, key: fn(u64) -> u128, i: u64, v: u64) {
     let e = entry(i, v);
     t.store(key(i), e.value, e.bound, e.best_move, 1 << e.work);
 }
@@ -51,7 +76,7 @@ fn wide_table() -> Arc<Table> {
 
 /// Asserts that a probe of tag `i` finds nothing or one of the entries written for it with
 /// the variants `vs`: never another key's entry, never a mix of two writes.
-fn assert_probe(t: &Table, i: u64, vs: &[u64]) {
+fn assert_probe(t: &Table, key: fn(u64) -> u128, i: u64, vs: &[u64]) {
     if let Some(got) = t.probe(key(i)) {
         assert!(
             vs.iter().any(|&v| entry(i, v) == got),
@@ -64,7 +89,25 @@ fn assert_probe(t: &Table, i: u64, vs: &[u64]) {
 /// as the search's probe-then-store does) while a reader probes both keys.
 #[test]
 fn different_keys_writing_one_slot_never_mix() {
-    model_bounded(PREEMPTIONS, || {
+    different_keys_model(key);
+}
+
+/// As above, with keys whose mixed hashes share the high word: the `word0 ^ word1` check
+/// alone tells them apart.
+#[test]
+fn keys_sharing_the_high_word_writing_one_slot_never_mix() {
+    different_keys_model(key_shared_high);
+}
+
+/// As above, with keys whose mixed hashes share the low word: the high check bits alone
+/// tell them apart.
+#[test]
+fn keys_sharing_the_low_word_writing_one_slot_never_mix() {
+    different_keys_model(key_shared_low);
+}
+
+fn different_keys_model(key: fn(u64) -> u128) {
+    model_bounded(PREEMPTIONS, move || {
         let t = wide_table();
         let slots = [t.probe_slot(key(1)).1, t.probe_slot(key(2)).1];
         let writers: Vec<_> = [1u64, 2]
@@ -81,8 +124,8 @@ fn different_keys_writing_one_slot_never_mix() {
         let reader = {
             let t = Arc::clone(&t);
             thread::spawn(move || {
-                assert_probe(&t, 1, &[0]);
-                assert_probe(&t, 2, &[0]);
+                assert_probe(&t, key, 1, &[0]);
+                assert_probe(&t, key, 2, &[0]);
             })
         };
         for h in writers {
@@ -90,10 +133,13 @@ fn different_keys_writing_one_slot_never_mix() {
         }
         reader.join().unwrap();
         // After both, at most one of them is found (the slot may be left torn, a miss).
-        let found = [1, 2].iter().filter(|&&i| t.probe(key(i)).is_some()).count();
+        let found = [1, 2]
+            .iter()
+            .filter(|&&i| t.probe(key(i)).is_some())
+            .count();
         assert!(found <= 1);
-        assert_probe(&t, 1, &[0]);
-        assert_probe(&t, 2, &[0]);
+        assert_probe(&t, key, 1, &[0]);
+        assert_probe(&t, key, 2, &[0]);
     });
 }
 
@@ -117,13 +163,13 @@ fn same_key_writers_never_mix() {
             .collect();
         let reader = {
             let t = Arc::clone(&t);
-            thread::spawn(move || assert_probe(&t, 5, &[0, 1]))
+            thread::spawn(move || assert_probe(&t, key, 5, &[0, 1]))
         };
         for h in writers {
             h.join().unwrap();
         }
         reader.join().unwrap();
-        assert_probe(&t, 5, &[0, 1]);
+        assert_probe(&t, key, 5, &[0, 1]);
     });
 }
 
@@ -131,21 +177,37 @@ fn same_key_writers_never_mix() {
 /// key and the new one.
 #[test]
 fn eviction_in_a_full_bucket_never_mixes() {
-    model_bounded(PREEMPTIONS, || {
+    eviction_model(key);
+}
+
+/// As above, with keys whose mixed hashes share the high word.
+#[test]
+fn eviction_of_keys_sharing_the_high_word_never_mixes() {
+    eviction_model(key_shared_high);
+}
+
+/// As above, with keys whose mixed hashes share the low word.
+#[test]
+fn eviction_of_keys_sharing_the_low_word_never_mixes() {
+    eviction_model(key_shared_low);
+}
+
+fn eviction_model(key: fn(u64) -> u128) {
+    model_bounded(PREEMPTIONS, move || {
         let t = wide_table();
         for i in 1..=4 {
-            store(&t, i, 0);
+            store(&t, key, i, 0);
         }
         (1..=4).for_each(|i| assert!(t.probe(key(i)).is_some()));
         let writer = {
             let t = Arc::clone(&t);
-            thread::spawn(move || store(&t, 9, 0))
+            thread::spawn(move || store(&t, key, 9, 0))
         };
         let reader = {
             let t = Arc::clone(&t);
             thread::spawn(move || {
                 for i in [9, 1, 2] {
-                    assert_probe(&t, i, &[0]);
+                    assert_probe(&t, key, i, &[0]);
                 }
             })
         };
