@@ -296,7 +296,7 @@ impl Solver {
 
     /// As analyze, with the best move (the same as solve's), nodes, time and the source.
     fn analysis(&self, py: Python<'_>, position: &Bound<'_, PyAny>) -> PyResult<Analysis> {
-        let r = with_moves(position, |m| {
+        let r = with_moves(position, self.engine.board(), |m| {
             interrupt::run(py, &self.engine.stop_flag(), || self.engine.analyze(m))
         })??;
         Ok(r.map_err(to_py)?.into())
