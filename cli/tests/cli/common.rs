@@ -1,6 +1,6 @@
 //! Helpers shared by the command's tests: the repository's files and the bundled test sets.
 
-use fourfold::testset::{parse_line, Case};
+use fourfold::testset::Case;
 use fourfold::Solver;
 use std::path::PathBuf;
 
@@ -11,15 +11,14 @@ pub fn repo(rel: &str) -> PathBuf {
         .join(rel)
 }
 
-/// The cases of `tests/data/<name>`, at most `limit` of them.
+/// The cases of `tests/data/<name>`, at most `limit` of them, read by the library's own
+/// test-set reader.
 pub fn cases(name: &str, limit: usize) -> Vec<Case> {
     let path = repo(&format!("tests/data/{name}"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    let cases: Vec<Case> = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
+    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let cases: Vec<Case> = fourfold::testset::cases(std::io::BufReader::new(file))
         .take(limit)
-        .map(|l| parse_line(l).unwrap_or_else(|e| panic!("{path:?}: {l}: {e}")))
+        .map(|(n, c)| c.unwrap_or_else(|e| panic!("{path:?}:{n}: {e}")))
         .collect();
     assert!(!cases.is_empty(), "{path:?} is empty");
     cases
