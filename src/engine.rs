@@ -27,6 +27,7 @@ use crate::StopFlag;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Calls `$m! { { $args } NAME W H WORD, ... }` with every board size this build serves: the
 /// one list from which the [`Inner`] variants, the [`dispatch!`] arms, [`Engine::new`] and
@@ -597,6 +598,14 @@ impl Engine {
 
     /// The score of every column.
     pub fn analyze(&self, moves: &str) -> Result<Analysis, Error> {
+        self.analyze_within(moves, None)
+    }
+
+    /// As [`Engine::analyze`], searching for at most `budget` (see
+    /// [`Solver::analyze_within`]): past it, an [`ErrorKind::Interrupted`] whose
+    /// [`Interrupted::columns`] holds what was proven of each column. Calling again on the
+    /// same position goes on from the table.
+    pub fn analyze_within(&self, moves: &str, budget: Option<Duration>) -> Result<Analysis, Error> {
         dispatch!(self, s, _W, _H, {
             let p = s.parse(moves)?;
             if let Some(a) = self
@@ -606,7 +615,7 @@ impl Engine {
             {
                 return Ok(a);
             }
-            Ok(s.analyze(&p)?)
+            Ok(s.analyze_within(&p, budget)?)
         })
     }
 
@@ -680,6 +689,11 @@ impl Engine {
     /// Threads per solve.
     pub fn threads(&self) -> usize {
         dispatch!(self, s, _W, _H, s.threads())
+    }
+
+    /// The time limit of each solve (see [`SolverBuilder::time_limit`]).
+    pub fn time_limit(&self) -> Option<Duration> {
+        dispatch!(self, s, _W, _H, s.time_limit())
     }
 
     /// The flag that stops solves in progress (see [`Solver::stop_flag`]).

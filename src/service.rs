@@ -96,7 +96,16 @@ pub struct Request {
     pub op: Op,
     /// The move string.
     pub position: String,
+    /// `analyze` only: search for at most this many milliseconds (on top of the service's
+    /// own time limit), then answer with a timeout carrying each column's proven bounds
+    /// (`columns`). Asking again goes on from the table: a front end slices a long analysis
+    /// this way, shows the bounds between slices, and stops asking when its user moves on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_ms: Option<u64>,
 }
+
+/// The largest `budget_ms` accepted: one day.
+pub const MAX_BUDGET_MS: u64 = 86_400_000;
 
 impl Request {
     /// A request without an id.
@@ -108,7 +117,32 @@ impl Request {
             id: Value::Null,
             op: op.parse()?,
             position: position.to_string(),
+            budget_ms: None,
         })
+    }
+
+    /// Checks and sets `budget_ms` (see [`Request::budget_ms`]): a whole number of
+    /// milliseconds from 1 to [`MAX_BUDGET_MS`], for `analyze` only.
+    pub fn with_budget_ms(mut self, budget: &Value) -> Result<Request, Failure> {
+        let ms = budget
+            .as_u64()
+            .filter(|ms| (1..=MAX_BUDGET_MS).contains(ms))
+            .ok_or_else(|| {
+                Failure::new(
+                    FailureKind::BadRequest,
+                    format!(
+                        "budget_ms must be a whole number of milliseconds from 1 to {MAX_BUDGET_MS}, not {budget}"
+                    ),
+                )
+            })?;
+        if self.op != Op::Analyze {
+            return Err(Failure::new(
+                FailureKind::BadRequest,
+                format!("budget_ms applies to analyze only, not to {}", self.op),
+            ));
+        }
+        self.budget_ms = Some(ms);
+        Ok(self)
     }
 
     /// Reads a request from one line of JSON. On failure, the error carries the request's id
@@ -133,11 +167,11 @@ impl Request {
         let fail = |kind, msg: String| (id.clone(), Failure::new(kind, msg));
         if let Some(k) = map
             .keys()
-            .find(|k| !["id", "op", "position"].contains(&k.as_str()))
+            .find(|k| !["id", "op", "position", "budget_ms"].contains(&k.as_str()))
         {
             return Err(fail(
                 FailureKind::BadRequest,
-                format!("unknown field {k:?}; a request has id, op and position"),
+                format!("unknown field {k:?}; a request has id, op, position and budget_ms"),
             ));
         }
         let op = match map.get("op") {
@@ -165,11 +199,16 @@ impl Request {
                 ))
             }
         };
-        Ok(Request {
+        let req = Request {
             id: id.clone(),
             op,
             position,
-        })
+            budget_ms: None,
+        };
+        match map.get("budget_ms") {
+            None => Ok(req),
+            Some(b) => req.with_budget_ms(b).map_err(|e| (id.clone(), e)),
+        }
     }
 }
 
@@ -239,8 +278,9 @@ pub enum FailureKind {
     /// The move string is not a legal, unfinished game on the service's board (bad
     /// character, column out of range, full column, move after a win).
     BadPosition,
-    /// The per-request time limit stopped the search; `lower`/`upper` carry the proven
-    /// bounds for `solve` and `solve_weak`.
+    /// The per-request time limit (or an `analyze` request's `budget_ms`) stopped the
+    /// search; `lower`/`upper` carry the position's proven bounds, and for `analyze`,
+    /// `columns` each column's.
     Timeout,
     /// Too many requests are waiting (HTTP 503); try again later.
     Busy,
@@ -287,6 +327,29 @@ pub struct Failure {
     /// For a timeout: microseconds before the stop.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub micros: Option<u64>,
+    /// For an `analyze` timeout: what was proven of each column (serialised in place:
+    /// `columns` and `wins_now` beside `lower`/`upper`).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub analysis: Option<Box<PartialColumns>>,
+}
+
+/// What an `analyze` timeout proved of each column.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PartialColumns {
+    /// Each column's proven bounds (`null` for a full column): exact where `lower == upper`.
+    pub columns: Vec<Option<ColumnBounds>>,
+    /// For each column, true when playing there wins at once (as in the answer), so that a
+    /// front end can let its user play on before the end.
+    pub wins_now: Vec<bool>,
+}
+
+/// The proven bounds of one column's score in an `analyze` timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ColumnBounds {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
 }
 
 impl Failure {
@@ -299,27 +362,40 @@ impl Failure {
             upper: None,
             nodes: None,
             micros: None,
+            analysis: None,
         }
     }
 
-    /// The failure of an engine call for `op`.
-    fn from_engine(op: Op, e: Error) -> Failure {
+    /// The failure of an engine call for `op`; `wins_now` is the position's (for an
+    /// `analyze` timeout).
+    fn from_engine(op: Op, e: Error, wins_now: &[bool]) -> Failure {
         let message = e.to_string();
         match e.kind() {
             ErrorKind::Position(_) => Failure::new(FailureKind::BadPosition, message),
-            ErrorKind::Interrupted(i) => {
-                // analyze stops inside one column's search: its bounds are that column's, not
-                // the position's, so they are left out.
-                let bounds = op != Op::Analyze;
-                Failure {
-                    kind: FailureKind::Timeout,
-                    message,
-                    lower: bounds.then_some(i.lower),
-                    upper: bounds.then_some(i.upper),
-                    nodes: Some(i.nodes),
-                    micros: Some(micros(i.elapsed)),
-                }
-            }
+            ErrorKind::Interrupted(i) => Failure {
+                kind: FailureKind::Timeout,
+                message,
+                lower: Some(i.lower),
+                upper: Some(i.upper),
+                nodes: Some(i.nodes),
+                micros: Some(micros(i.elapsed)),
+                // An analysis says what it proved of each column.
+                analysis: (op == Op::Analyze).then(|| {
+                    Box::new(PartialColumns {
+                        columns: i
+                            .columns
+                            .iter()
+                            .map(|c| {
+                                c.map(|b| ColumnBounds {
+                                    lower: b.lower,
+                                    upper: b.upper,
+                                })
+                            })
+                            .collect(),
+                        wins_now: wins_now.to_vec(),
+                    })
+                }),
+            },
             _ => Failure::new(FailureKind::Internal, message),
         }
     }
@@ -412,7 +488,7 @@ fn micros(d: Duration) -> u64 {
 impl Service {
     /// A service answering with `engine`. The engine's time limit
     /// ([`crate::SolverBuilder::time_limit`]) is the per-request time limit (for `analyze`,
-    /// per column).
+    /// of all its columns together, as is a request's `budget_ms`).
     pub fn new(engine: Engine) -> Service {
         Service { engine }
     }
@@ -451,7 +527,7 @@ impl Service {
 
     fn answer(&self, req: &Request) -> Result<Answer, Failure> {
         let e = &self.engine;
-        let fail = |err: Error| Failure::from_engine(req.op, err);
+        let fail = |err: Error| Failure::from_engine(req.op, err, &[]);
         let info = e.check(&req.position).map_err(fail)?;
         let board = e.board();
         let moves = info.moves;
@@ -497,7 +573,14 @@ impl Service {
                 a.source = s.source.into();
             }
             Op::Analyze => {
-                let an = e.analyze(&req.position).map_err(fail)?;
+                // The whole analysis, not each column's search, keeps to the service's limit.
+                let budget = match (req.budget_ms.map(Duration::from_millis), e.time_limit()) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                let an = e
+                    .analyze_within(&req.position, budget)
+                    .map_err(|err| Failure::from_engine(req.op, err, &info.winning))?;
                 // The one tie-break rule: the same column as `solve`'s best move.
                 let best = an.best_move();
                 a.best_move = best.map(|c| c + 1);

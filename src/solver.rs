@@ -132,6 +132,42 @@ pub struct Interrupted {
     pub nodes: u64,
     /// Wall time before the stop.
     pub elapsed: Duration,
+    /// An analysis only ([`Solver::analyze_within`]): what was proven of each column
+    /// (`None` for a full column); empty for a solve. `lower`/`upper` are then the
+    /// position's bounds, the best column's: the highest lower and the highest upper bound.
+    pub columns: Vec<Option<Bounds>>,
+}
+
+/// Proven bounds of one score: it lies in `lower..=upper`, exactly known when they meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
+}
+
+impl Bounds {
+    /// Bounds that meet at `score`.
+    pub fn exact(score: i32) -> Bounds {
+        Bounds {
+            lower: score,
+            upper: score,
+        }
+    }
+
+    /// The score, when the bounds meet.
+    pub fn score(&self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+
+    /// The same bounds seen by the other player.
+    fn negated(self) -> Bounds {
+        Bounds {
+            lower: -self.upper,
+            upper: -self.lower,
+        }
+    }
 }
 
 impl fmt::Display for Interrupted {
@@ -388,6 +424,11 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         self.threads
     }
 
+    /// The time limit of each solve ([`SolverBuilder::time_limit`]).
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.time_limit
+    }
+
     /// The flag that stops solves in progress when raised (e.g. from a Ctrl-C handler).
     /// Lower it before the next solve.
     pub fn stop_flag(&self) -> Arc<StopFlag> {
@@ -420,12 +461,12 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         pos: &Position<W, H, B>,
         on_step: &mut (dyn FnMut(Step) + Send),
     ) -> Result<Solution, Interrupted> {
-        self.run(pos, Mode::Exact, on_step, self.threads, true)
+        self.run(pos, Mode::Exact, on_step, self.threads, true, None)
     }
 
     /// Win (1), draw (0) or loss (-1) for the player to move, and a move that achieves it.
     pub fn solve_weak(&self, pos: &Position<W, H, B>) -> Result<Solution, Interrupted> {
-        self.run(pos, Mode::Weak, &mut |_| {}, self.threads, true)
+        self.run(pos, Mode::Weak, &mut |_| {}, self.threads, true, None)
     }
 
     /// Solves many positions at once, one thread per position, spread over the solver's
@@ -452,7 +493,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         self.table.new_generation();
         let mode = if weak { Mode::Weak } else { Mode::Exact };
         let one = |(i, p): (usize, &Position<W, H, B>)| {
-            let r = self.run(p, mode, &mut |_| {}, 1, false);
+            let r = self.run(p, mode, &mut |_| {}, 1, false, None);
             on_done(i, &r);
             r
         };
@@ -475,33 +516,76 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
 
     /// The score of every column: what the player to move gets by playing there.
     pub fn analyze(&self, pos: &Position<W, H, B>) -> Result<Analysis, Interrupted> {
+        self.analyze_within(pos, None)
+    }
+
+    /// As [`Solver::analyze`], stopping after `budget` (or the solver's time limit, or a stop
+    /// request, whichever comes first) with what was proven of each column so far in
+    /// [`Interrupted::columns`]: exact scores for the columns finished, the proven bounds of
+    /// the one being searched, the whole score range for the ones not reached. A later call
+    /// on the same position goes on from the table that this one filled, so a front end can
+    /// slice a long analysis into short calls, showing the bounds between them and stopping
+    /// when nobody wants the answer any more.
+    pub fn analyze_within(
+        &self,
+        pos: &Position<W, H, B>,
+        budget: Option<Duration>,
+    ) -> Result<Analysis, Interrupted> {
         let start = Instant::now();
-        let mut scores = vec![None; W];
+        let until = budget.and_then(|b| start.checked_add(b));
+        let mut columns = vec![None; W];
         let mut nodes = 0;
-        for (col, slot) in scores.iter_mut().enumerate() {
+        let mut stopped = false;
+        for (col, slot) in columns.iter_mut().enumerate() {
             if !pos.can_play(col) {
                 continue;
             }
             if pos.is_winning_move(col) {
-                *slot = Some(Searcher::<W, H, B>::win_now(pos.moves()));
+                *slot = Some(Bounds::exact(Searcher::<W, H, B>::win_now(pos.moves())));
                 continue;
             }
             let mut child = *pos;
             child.play_col(col);
-            let s = self
-                .run(&child, Mode::Exact, &mut |_| {}, self.threads, true)
-                .map_err(|mut e| {
-                    (e.lower, e.upper) = (-e.upper, -e.lower);
-                    e.nodes += nodes;
-                    e
-                })?;
-            nodes += s.nodes;
-            *slot = Some(-s.score);
+            let child_bounds = if stopped {
+                // Past the stop: nothing proven beyond the score range.
+                let w = Searcher::<W, H, B>::initial_window(&child);
+                Bounds {
+                    lower: w.lower,
+                    upper: w.upper,
+                }
+            } else {
+                match self.run(&child, Mode::Exact, &mut |_| {}, self.threads, true, until) {
+                    Ok(s) => {
+                        nodes += s.nodes;
+                        Bounds::exact(s.score)
+                    }
+                    Err(e) => {
+                        nodes += e.nodes;
+                        stopped = true;
+                        Bounds {
+                            lower: e.lower,
+                            upper: e.upper,
+                        }
+                    }
+                }
+            };
+            *slot = Some(child_bounds.negated());
+        }
+        let elapsed = start.elapsed();
+        if stopped {
+            let bounds = columns.iter().flatten();
+            return Err(Interrupted {
+                lower: bounds.clone().map(|b| b.lower).max().unwrap_or(0),
+                upper: bounds.map(|b| b.upper).max().unwrap_or(0),
+                nodes,
+                elapsed,
+                columns,
+            });
         }
         Ok(Analysis {
-            scores,
+            scores: columns.iter().map(|c| c.map(|b| b.lower)).collect(),
             nodes,
-            elapsed: start.elapsed(),
+            elapsed,
             source: Source::Search,
         })
     }
@@ -542,12 +626,13 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
     ) -> Result<T, Interrupted> {
         let start = Instant::now();
         let done = StopFlag::new();
-        let mut searcher = Searcher::new(self.shared(&done, 0, start, None), self.params, 0);
+        let mut searcher = Searcher::new(self.shared(&done, 0, start, None, None), self.params, 0);
         f(&mut searcher).ok_or(Interrupted {
             lower: i32::MIN,
             upper: i32::MAX,
             nodes: searcher.nodes,
             elapsed: start.elapsed(),
+            columns: Vec::new(),
         })
     }
 
@@ -557,20 +642,27 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         thread: usize,
         start: Instant,
         busy: Option<&'a InProgress>,
+        until: Option<Instant>,
     ) -> Shared<'a> {
+        // A limit too far away to be an instant is no limit.
+        let limit = self.time_limit.and_then(|d| start.checked_add(d));
         Shared {
             busy,
             table: &self.table,
             stop: &self.stop,
             done,
             live_nodes: &self.live[thread],
-            // A limit too far away to be an instant is no limit.
-            deadline: self.time_limit.and_then(|d| start.checked_add(d)),
+            // The earlier of the solver's time limit and the caller's.
+            deadline: match (limit, until) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
         }
     }
 
     /// One solve on `threads` threads; `fresh` starts a new table generation and resets the
-    /// live counters (batches running concurrent solves do that once for all).
+    /// live counters (batches running concurrent solves do that once for all); `until` is the
+    /// caller's deadline, on top of the solver's time limit.
     fn run(
         &self,
         pos: &Position<W, H, B>,
@@ -578,6 +670,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         on_step: &mut (dyn FnMut(Step) + Send),
         threads: usize,
         fresh: bool,
+        until: Option<Instant>,
     ) -> Result<Solution, Interrupted> {
         let start = Instant::now();
         if fresh {
@@ -624,7 +717,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                 None
             };
             let mut searcher = Searcher::<W, H, B>::new(
-                self.shared(&done, slot(thread), start, busy),
+                self.shared(&done, slot(thread), start, busy, until),
                 self.params,
                 thread,
             );
@@ -663,7 +756,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                             done: &never_done,
                             deadline: None,
                             busy: None,
-                            ..self.shared(&done, slot(thread), start, busy)
+                            ..self.shared(&done, slot(thread), start, busy, until)
                         },
                         self.params,
                         thread,
@@ -727,6 +820,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                     upper,
                     nodes: total,
                     elapsed,
+                    columns: Vec::new(),
                 })
             }
         }

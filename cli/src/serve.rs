@@ -159,19 +159,28 @@ fn url_decode(s: &str) -> Result<String, String> {
     String::from_utf8(out).map_err(|_| format!("{s:?} is not UTF-8"))
 }
 
-/// Maps `/api/<op>?pos=<moves>` to a request; any other API path or a missing or repeated
-/// `pos` is a bad request.
+/// Maps `/api/<op>?pos=<moves>[&budget_ms=<ms>]` to a request; any other API path or
+/// parameter, or a missing or repeated one, is a bad request.
 fn api_request(path: &str, query: &str) -> Result<Request, Failure> {
     let op = path.strip_prefix("/api/").unwrap_or(path);
     let bad = |m: String| Failure::new(FailureKind::BadRequest, m);
     let mut pos = None;
+    let mut budget = None;
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         let k = url_decode(k).map_err(bad)?;
         match k.as_str() {
             "pos" if pos.is_some() => return Err(bad("parameter pos given twice".into())),
             "pos" => pos = Some(url_decode(v).map_err(bad)?),
-            _ => return Err(bad(format!("unknown parameter {k:?}; expected pos"))),
+            "budget_ms" if budget.is_some() => {
+                return Err(bad("parameter budget_ms given twice".into()))
+            }
+            "budget_ms" => budget = Some(url_decode(v).map_err(bad)?),
+            _ => {
+                return Err(bad(format!(
+                    "unknown parameter {k:?}; expected pos and, for analyze, budget_ms"
+                )))
+            }
         }
     }
     let mut req = Request::new(op, "")?;
@@ -180,7 +189,11 @@ fn api_request(path: &str, query: &str) -> Result<Request, Failure> {
             "missing parameter pos (the move string, for example /api/{op}?pos=4453)"
         ))
     })?;
-    Ok(req)
+    match budget {
+        None => Ok(req),
+        // A number the JSON way, so that both front ends give the same error for bad input.
+        Some(b) => req.with_budget_ms(&b.parse::<u64>().map_or(Value::String(b), Value::from)),
+    }
 }
 
 /// What a request costs: answered at once by the connection's thread (page, errors), or a
@@ -305,11 +318,21 @@ mod tests {
         let r = api_request("/api/solve_weak", "pos=4%345").unwrap();
         assert_eq!((r.op.name(), r.position.as_str()), ("solve_weak", "445"));
         assert_eq!(api_request("/api/analyze", "pos=").unwrap().position, "");
+        let r = api_request("/api/analyze", "pos=44&budget_ms=250").unwrap();
+        assert_eq!(r.budget_ms, Some(250));
         for (path, query, kind) in [
             ("/api/solve", "", FailureKind::BadRequest),
             ("/api/solve", "pos=1&pos=2", FailureKind::BadRequest),
             ("/api/solve", "p=1", FailureKind::BadRequest),
             ("/api/fly", "pos=1", FailureKind::UnknownOp),
+            ("/api/analyze", "pos=1&budget_ms=0", FailureKind::BadRequest),
+            ("/api/analyze", "pos=1&budget_ms=x", FailureKind::BadRequest),
+            (
+                "/api/analyze",
+                "pos=1&budget_ms=5&budget_ms=5",
+                FailureKind::BadRequest,
+            ),
+            ("/api/solve", "pos=1&budget_ms=5", FailureKind::BadRequest),
         ] {
             assert_eq!(
                 api_request(path, query).unwrap_err().kind,

@@ -44,9 +44,9 @@ async function api(base, pos) {
   return r.json();
 }
 
-async function ready(page) {
+async function ready(page, timeout = 30000) {
   await page.waitForSelector('#status:is([data-state="ready"], [data-state="over"], [data-state="error"])',
-                             { timeout: 30000 });
+                             { timeout });
   return page.$eval("#status", (e) => e.dataset.state);
 }
 
@@ -96,6 +96,8 @@ try {
   await page.goto(base + "/");
   await page.waitForSelector('#scores[data-source="book"]', { timeout: 2000 });
   const firstView = Date.now() - t0;
+  // The page's own clock: from the start of its navigation to the scores drawn.
+  const shownAt = Number(await page.$eval("body", (b) => b.dataset.shownAt));
   assert.equal(await ready(page), "ready");
   await checkScores(page, base);
   assert.ok((await page.textContent("#status")).includes("opening book"));
@@ -185,9 +187,38 @@ try {
   const secondView = Date.now() - t1;
   await checkScores(visitor2, base);
   await visitor2.close();
+
+  // Past a second of search the page shows the bounds proven so far; the exact scores it
+  // ends with lie within them.
+  await page.waitForSelector("#scores .score[data-lower]", { timeout: 60000 });
+  const proven = await page.$$eval(".score", (els) => els.map((e) =>
+    e.dataset.lower === undefined ? null : [Number(e.dataset.lower), Number(e.dataset.upper)]));
+  assert.ok((await page.textContent("#status")).includes("So far"));
+  assert.equal(await ready(page, 180000), "ready");
+  const exact = await checkScores(page, base);
+  proven.forEach((b, c) => {
+    if (b) assert.ok(b[0] <= exact.scores[c] && exact.scores[c] <= b[1],
+                     `column ${c + 1}: ${exact.scores[c]} outside the bounds shown, ${b}`);
+  });
+  assert.ok(proven.some((b) => b), "no bounds were shown");
+
+  // A visitor who moves on stops asking: once they leave a position being searched, the page
+  // sends no more requests for it (so the server drops it within one slice).
+  const asked = [];
+  page.on("request", (r) => asked.push({ url: r.url(), at: Date.now() }));
+  await page.goto(base + "/?pos=4455");
+  await page.waitForSelector('#status[data-state="searching"]', { timeout: 5000 });
+  await page.waitForSelector("#scores .score[data-lower]", { timeout: 30000 });
+  await page.click("#reset");
+  const left = Date.now();
+  await page.waitForSelector('#scores[data-source="book"]', { timeout: 5000 });
+  await page.waitForTimeout(2500);
+  const after = asked.filter((r) => r.url.includes("pos=4455") && r.at > left);
+  assert.deepEqual(after.map((r) => r.url), [], "requests for a position the visitor left");
   void hogs;
   assert.deepEqual(errors, [], "errors in the page");
-  console.log(`browser e2e: ok (first view from the book in ${firstView} ms; a second visitor's ` +
+  console.log(`browser e2e: ok (first view from the book in ${firstView} ms, ${shownAt} ms by ` +
+    `the page's clock; a second visitor's ` +
     `book position in ${secondView} ms during two searches; ${pos.length - moves0.length} moves ` +
     `played; screenshots in ${out})`);
 } finally {

@@ -332,3 +332,41 @@ fn stress_many_short_multithreaded_solves_on_one_table() {
     }
     assert!(solved >= 100, "only {solved} solves in 20 s");
 }
+
+#[test]
+fn an_analysis_in_slices_proves_bounds_that_hold_and_ends_exact() {
+    // Opening positions of a test set (book off: a bare Solver), each needing far more than
+    // one slice: every slice's bounds must hold the exact scores of a separate analysis, and
+    // slicing on must end with exactly those scores.
+    let reference = solver(16, 1);
+    let sliced = solver(16, 1);
+    for case in cases("Test_L1_R2", 3) {
+        let p = case.position;
+        let exact = reference.analyze(&p).unwrap();
+        let mut slices = 0;
+        let last = loop {
+            slices += 1;
+            assert!(slices < 100_000, "{}: slicing does not end", case.moves);
+            match sliced.analyze_within(&p, Some(Duration::from_millis(2))) {
+                Ok(a) => break a,
+                Err(i) => {
+                    assert_eq!(i.columns.len(), 7);
+                    for (c, (b, s)) in i.columns.iter().zip(&exact.scores).enumerate() {
+                        match (b, s) {
+                            (Some(b), Some(s)) => assert!(
+                                b.lower <= *s && *s <= b.upper,
+                                "{} column {c}: {s} outside {b:?}",
+                                case.moves
+                            ),
+                            (b, s) => assert_eq!(b.is_none(), s.is_none(), "full column {c}"),
+                        }
+                    }
+                    let best = exact.scores.iter().flatten().max().unwrap();
+                    assert!(i.lower <= *best && *best <= i.upper, "{}", case.moves);
+                }
+            }
+        };
+        assert_eq!(last.scores, exact.scores, "{}", case.moves);
+        assert!(slices > 1, "{}: finished in one 2 ms slice", case.moves);
+    }
+}

@@ -224,6 +224,81 @@ fn lines_time_limit_answers_with_bounds_and_goes_on() {
     check_answer(&out[1], "solve", good);
 }
 
+#[test]
+fn lines_analyze_budget_gives_column_bounds_that_hold_and_bad_budgets_are_refused() {
+    // An opening position past the book, analysed in 1 ms slices: each slice's bounds hold
+    // the exact scores (a full analysis at the end, same table), and the service goes on.
+    let c = &cases("Test_L1_R2", 1)[0];
+    let sliced = json!({"id": 1, "op": "analyze", "position": c.moves, "budget_ms": 1});
+    let mut input = String::new();
+    for _ in 0..3 {
+        input += &format!("{sliced}\n");
+    }
+    for (id, bad) in [
+        (
+            2,
+            json!({"id": 2, "op": "analyze", "position": "", "budget_ms": 0}),
+        ),
+        (
+            3,
+            json!({"id": 3, "op": "analyze", "position": "", "budget_ms": "5"}),
+        ),
+        (
+            4,
+            json!({"id": 4, "op": "analyze", "position": "", "budget_ms": -1}),
+        ),
+        (
+            5,
+            json!({"id": 5, "op": "solve", "position": "", "budget_ms": 5}),
+        ),
+    ] {
+        assert_eq!(bad["id"], id);
+        input += &format!("{bad}\n");
+    }
+    input += &format!(
+        "{}\n",
+        json!({"id": 6, "op": "analyze", "position": c.moves})
+    );
+    let out = serve_lines(&["--no-book"], &input);
+    assert_eq!(out.len(), 8);
+    let exact = &out[7];
+    assert_eq!(exact["id"], 6);
+    assert_eq!(exact["score"].as_i64(), Some(expected(c) as i64), "{exact}");
+    let mut bounded = 0;
+    for r in &out[..3] {
+        if r["error"].is_null() {
+            assert_eq!(r["scores"], exact["scores"], "{r}");
+            continue;
+        }
+        bounded += 1;
+        let e = &r["error"];
+        assert_eq!(e["kind"], "timeout", "{r}");
+        assert_eq!(e["wins_now"], exact["wins_now"], "{r}");
+        let cols = e["columns"].as_array().expect("columns");
+        for (b, s) in cols.iter().zip(exact["scores"].as_array().unwrap()) {
+            let Some(s) = s.as_i64() else {
+                assert!(b.is_null(), "{r}");
+                continue;
+            };
+            let (lo, hi) = (b["lower"].as_i64().unwrap(), b["upper"].as_i64().unwrap());
+            assert!(lo <= s && s <= hi, "{s} outside {b} in {r}");
+        }
+        let best = exact["score"].as_i64().unwrap();
+        assert!(e["lower"].as_i64().unwrap() <= best && best <= e["upper"].as_i64().unwrap());
+    }
+    assert!(bounded > 0, "no 1 ms slice stopped: {out:?}");
+    for r in &out[3..7] {
+        assert_eq!(r["error"]["kind"], "bad_request", "{r}");
+        assert!(
+            r["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("budget_ms"),
+            "{r}"
+        );
+    }
+}
+
 /// A `fourfold serve --http` on a free loopback port, killed on drop.
 struct Server {
     child: Child,
