@@ -4,17 +4,21 @@
 //! means is the caller's handler (`serve`).
 //!
 //! Each open connection has one thread with a small stack, and there are at most
-//! `max_connections` of them: a connection beyond the limit gets a 503 at once and is
-//! closed. A connection must send a complete request head within `header_timeout` of its
+//! `max_connections` of them. When all are taken, a new connection takes the place of the
+//! one that has waited longest for a request head (silent, idle or sending a head byte by
+//! byte), if it has waited at least [`EVICT_AFTER`]: a flood of slow clients cannot shut out
+//! a visitor whose request arrives whole. With no such connection, it gets a 503 at once and
+//! is closed. A connection must send a complete request head within `header_timeout` of its
 //! first byte (and its first request within `header_timeout` of being accepted); between
 //! requests it may stay idle for `idle_timeout`. Only the head is read: a request with a
 //! body is answered and the connection closed.
 
 use fourfold::service::{Failure, FailureKind, Response};
+use std::collections::BTreeMap;
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The longest request head (request line and headers) read; longer ones get a 431.
@@ -149,6 +153,39 @@ fn drain(rx: std::sync::mpsc::Receiver<(TcpStream, Instant)>) {
     }
 }
 
+/// A connection waiting this long for a request head may be closed to make room for a new
+/// one when every place is taken.
+pub const EVICT_AFTER: Duration = Duration::from_millis(200);
+
+/// The connections waiting for a request head, by (since when, id), each with a handle on
+/// its socket: the acceptor closes the one waiting longest to make room.
+#[derive(Default)]
+struct Waiting {
+    next_id: u64,
+    by_age: BTreeMap<(Instant, u64), Arc<TcpStream>>,
+}
+
+type Waiters = Arc<Mutex<Waiting>>;
+
+fn lock(w: &Waiters) -> std::sync::MutexGuard<'_, Waiting> {
+    w.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Waiting {
+    /// Closes the connection waiting longest for a head, if it has waited `EVICT_AFTER`.
+    fn evict_oldest(&mut self) -> bool {
+        let Some(entry) = self.by_age.first_entry() else {
+            return false;
+        };
+        if entry.key().0.elapsed() < EVICT_AFTER {
+            return false;
+        }
+        // Its thread's read ends (0 bytes or an error) and the thread returns.
+        let _ = entry.remove().shutdown(std::net::Shutdown::Both);
+        true
+    }
+}
+
 /// Counts a connection as open until dropped.
 struct Slot(Arc<AtomicUsize>);
 
@@ -167,6 +204,7 @@ where
     F: Fn(&Head) -> Reply + Send + Sync + 'static,
 {
     let open = Arc::new(AtomicUsize::new(0));
+    let waiting: Waiters = Arc::default();
     let (linger, lingering) = std::sync::mpsc::sync_channel(LINGER_QUEUE);
     let _ = std::thread::Builder::new()
         .name("fourfold-http-linger".into())
@@ -184,6 +222,13 @@ where
         };
         // ORDERING: see `Slot`; only this thread increments, so the check cannot be raced
         // past the limit.
+        if open.load(Ordering::Relaxed) >= limits.max_connections && lock(&waiting).evict_oldest() {
+            // Wait (briefly) for the closed connection's thread to give its place back.
+            let until = Instant::now() + Duration::from_millis(100);
+            while open.load(Ordering::Relaxed) >= limits.max_connections && Instant::now() < until {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        }
         if open.load(Ordering::Relaxed) >= limits.max_connections {
             // Never block the acceptor on a client: the 503 goes out if the socket takes it.
             let _ = stream.set_nonblocking(true);
@@ -206,12 +251,13 @@ where
         open.fetch_add(1, Ordering::Relaxed);
         let slot = Slot(Arc::clone(&open));
         let handler = Arc::clone(&handler);
+        let waiting = Arc::clone(&waiting);
         let spawned = std::thread::Builder::new()
             .name("fourfold-http".into())
             .stack_size(CONNECTION_STACK)
             .spawn(move || {
                 let _slot = slot;
-                connection(stream, limits, &*handler);
+                connection(stream, limits, &*handler, &waiting);
             });
         if spawned.is_err() {
             // The thread was not made; its closure (and the slot) is already dropped.
@@ -340,16 +386,37 @@ fn parse(head: &[u8]) -> Result<(Head, bool), String> {
     Ok((head, keep))
 }
 
-/// Serves one connection's requests in order until it closes, times out or asks to close.
-fn connection(mut s: TcpStream, limits: Limits, handler: &dyn Fn(&Head) -> Reply) {
+/// Serves one connection's requests in order until it closes, times out, asks to close or
+/// is closed by the acceptor to make room (while waiting for a head).
+fn connection(
+    mut s: TcpStream,
+    limits: Limits,
+    handler: &dyn Fn(&Head) -> Reply,
+    waiting: &Waiters,
+) {
     let _ = s.set_nodelay(true);
     // A client that does not read its answer does not hold the thread for ever.
     let _ = s.set_write_timeout(Some(limits.idle_timeout.max(limits.header_timeout)));
+    // Without a second handle the connection cannot be made room for; it still has its
+    // time limits.
+    let handle = s.try_clone().ok().map(Arc::new);
     let mut buf = Vec::new();
     let mut first = Some(Instant::now());
     loop {
         let idle = Instant::now() + limits.idle_timeout;
-        let raw = match read_head(&mut s, &mut buf, idle, first.take(), limits.header_timeout) {
+        let key = handle.as_ref().map(|h| {
+            let mut w = lock(waiting);
+            let key = (Instant::now(), w.next_id);
+            w.next_id += 1;
+            w.by_age.insert(key, Arc::clone(h));
+            key
+        });
+        let read = read_head(&mut s, &mut buf, idle, first.take(), limits.header_timeout);
+        // Gone from the list: the acceptor closed this connection to make room.
+        if key.is_some_and(|k| lock(waiting).by_age.remove(&k).is_none()) {
+            return;
+        }
+        let raw = match read {
             ReadHead::Head(h) => h,
             ReadHead::Closed => return,
             ReadHead::TimedOut => {

@@ -41,8 +41,8 @@ pub struct ServeArgs {
     /// HTTP: requests allowed to wait for a worker; more get 503 at once.
     #[arg(long, value_name = "N", default_value_t = 64)]
     queue: usize,
-    /// HTTP: connections open at once; more are answered 503 and closed (each open
-    /// connection holds a thread with a small stack).
+    /// HTTP: connections open at once (each holds a thread with a small stack); one more
+    /// takes the place of the one waiting longest for a request head, or is answered 503.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     max_connections: usize,
     /// HTTP: seconds a request's head may take to arrive; a connection that sends part of

@@ -592,21 +592,27 @@ fn http_half_open_connections_are_bounded_and_time_out() {
         .collect();
     std::thread::sleep(std::time::Duration::from_millis(300));
     let during = threads_of(pid);
+    // The bound's 100 connection threads, and the thread that drains refused connections
+    // (started with the acceptor, so perhaps not yet counted in `base`).
     assert!(
-        during <= base + 100,
-        "{during} threads with 500 half-open connections (base {base}, bound 100)"
+        during <= base + 101,
+        "{during} threads with 500 half-open connections (base {base}, bound 100 + 1)"
     );
-    // Past the bound, a connection is answered 503 at once, not held.
-    // (The server may answer before the request is written: a failed write is no error.)
+    // Past the bound, a whole request still gets its answer: it takes the place of the
+    // connection that has waited longest for its head (which is closed), and the threads
+    // stay bounded.
     let mut s = TcpStream::connect(&server.addr).unwrap();
-    let _ = s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
     let mut text = String::new();
     s.read_to_string(&mut text).unwrap();
-    assert!(text.starts_with("HTTP/1.1 503"), "{text}");
-    let r: Value = serde_json::from_str(text.split_once("\r\n\r\n").unwrap().1).unwrap();
-    assert_eq!(r["error"]["kind"], "busy", "{r}");
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    assert!(text.contains("fourfold"), "{text}");
+    let after = threads_of(pid);
+    assert!(after <= base + 101, "{after} threads after making room");
     // After the head timeout every half-open connection is answered and closed (408, or
-    // 503 for those past the bound) and the server answers again.
+    // 503 for those past the bound, or closed with no answer to make room) and the server
+    // answers again.
     for s in &mut held {
         s.set_read_timeout(Some(std::time::Duration::from_secs(10)))
             .unwrap();
