@@ -234,11 +234,21 @@ pub fn physical_memory() -> Option<u64> {
                 libc::sysconf(libc::_SC_PAGESIZE),
             )
         };
-        if pages > 0 && page > 0 {
-            return (pages as u64).checked_mul(page as u64);
-        }
+        memory_of(pages, page)
     }
+    #[cfg(not(unix))]
     None
+}
+
+/// Memory in bytes from `sysconf`'s page count and page size: `None` when either is an error
+/// (`-1`) or zero, or the product overflows.
+#[cfg(unix)]
+fn memory_of(pages: libc::c_long, page: libc::c_long) -> Option<u64> {
+    if pages > 0 && page > 0 {
+        (pages as u64).checked_mul(page as u64)
+    } else {
+        None
+    }
 }
 
 /// `bytes` in GiB, for messages.
@@ -1215,6 +1225,17 @@ mod tests {
         assert!(Table::layout_for(1, 129).is_err() && Table::layout_for(1, 0).is_err());
         // More buckets than the address space holds.
         assert!(Table::with_buckets(usize::MAX / 8, 49).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn memory_is_unknown_when_sysconf_fails_or_says_zero() {
+        assert_eq!(memory_of(1 << 20, 4096), Some(4 << 30));
+        assert_eq!(memory_of(1, 1), Some(1));
+        for (pages, page) in [(0, 4096), (1 << 20, 0), (-1, 4096), (1 << 20, -1), (-1, -1)] {
+            assert_eq!(memory_of(pages, page), None, "{pages} {page}");
+        }
+        assert_eq!(memory_of(libc::c_long::MAX, 4096), None);
     }
 
     #[test]
