@@ -1243,7 +1243,7 @@ mod tests {
         let e = check_fits(200_000 << 20, Some(24 << 30)).unwrap_err();
         let msg = e.to_string();
         assert!(
-            msg.contains("200000 MiB") && msg.contains("24.0 GiB"),
+            msg.contains("200000 MiB (195.3 GiB)") && msg.contains("has 24.0 GiB of memory"),
             "{msg}"
         );
         assert!(check_fits(24 << 30, Some(24 << 30)).is_ok());
