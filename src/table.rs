@@ -1523,6 +1523,26 @@ mod tests {
         assert_eq!(b.probe(5u64).unwrap().value, -3);
     }
 
+    /// `fill` counts used slots of either layout (16-byte slots as one) and `clear` empties
+    /// both; a two-word table's memory is only touched through its 16-byte slots.
+    #[test]
+    fn fill_and_clear_work_on_either_layout() {
+        // 64 buckets: 512 one-word slots or 256 two-word slots, all sampled by `fill`.
+        for (bits, slots) in [(20u32, 512.0), (100, 256.0)] {
+            let t = Table::with_buckets(64, bits).unwrap();
+            assert_eq!(t.fill(), 0.0);
+            let keys = [3u128, 77, 1 << 19, 12_345];
+            for (i, &k) in keys.iter().enumerate() {
+                t.store(k, i as i32, Bound::Exact, None, 1);
+            }
+            assert_eq!(t.fill(), keys.len() as f64 / slots, "{bits} bits");
+            assert!(keys.iter().all(|&k| t.probe(k).is_some()));
+            t.clear();
+            assert_eq!(t.fill(), 0.0);
+            assert!(keys.iter().all(|&k| t.probe(k).is_none()));
+        }
+    }
+
     #[test]
     fn generation_wraps_and_entries_survive_it() {
         let t = Table::with_buckets(64, 20).unwrap(); // 512 slots: all sampled by `fill`
