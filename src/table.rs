@@ -46,31 +46,53 @@
 //!
 //! For keys of more than 64 bits, or too few buckets, the key is mixed by a bijection on
 //! `[0, 2^K)` of `u128` words (`mix128`, same steps), the bucket is the same multiply-shift
-//! on the top 64 bits of `h << (128 - K)`, and a slot keeps `h mod 2^104` in two words:
+//! on the top 64 bits of `h << (128 - K)`, and a slot is 16 bytes keeping `h mod 2^104`:
 //!
 //! ```text
-//! word 1 (data):  | check_hi: bits 64..104 of h (40) | gen | work | move | value | bnd |
-//! word 0:         low 64 bits of h  XOR  word 1
+//! bits 127..64, word 1 (data): | check_hi: bits 64..104 of h (40) | gen | work | move | value | bnd |
+//! bits  63..0,  word 0:        low 64 bits of h
 //! ```
 //!
-//! Word 1 is packed exactly as a one-word slot, with `check_hi` in the check field. A reader
-//! loads both words and accepts them only when `word0 ^ word1` is the low 64 bits of its `h`
-//! and word 1's check field is bits 64..104 of it. Why that is exact:
+//! Word 1 is packed exactly as a one-word slot, with `check_hi` in the check field. The slot
+//! is one `AtomicU128` (`portable-atomic`), loaded whole and stored whole, never by halves
+//! (`fill` and `clear` included: the memory of a two-word table is never touched by 8-byte
+//! accesses). A reader accepts a slot only when word 1 holds an entry, word 0 is the low 64
+//! bits of its `h` and word 1's check field is bits 64..104 of it. Why a hit is exact under
+//! any interleaving of any number of readers and writers:
 //!
-//! - Two words of one write (or of one slot at rest) name `h mod 2^104` exactly; the `h` of
-//!   one bucket form an interval of at most `2^(K - i)` integers (the top 64 bits of
-//!   `h << (128 - K)` form one of at most `ceil(2^64 / n)`, each covering `2^(K - 64)` values
-//!   of `h` when `K > 64`), so `h mod 2^104` pins `h`, hence the key, when `K - i <= 104`.
-//!   Another key's slot is a miss.
-//! - A torn pair (word 0 of one write, word 1 of another, as two stores racing a load can
-//!   give): if both writes were for the reader's key with different entries, `word0 ^ word1`
-//!   is `lo ^ d_a ^ d_b != lo`, a miss. If word 0 comes from a write for another key of the
-//!   bucket, the pair passes only when that key's low 64 bits differ from the reader's by
-//!   exactly `d_a ^ d_b` (the XOR of the two data words): for mixed keys, one chance in 2^64
-//!   per torn read, and torn reads themselves need two stores to one slot racing a load.
-//!   This is the classic lock-free XOR scheme (Hyatt and Mann); the loom models in
-//!   `loom-tests/tests/two_word_slot.rs` run this very code (through `src/sync.rs`) and show
-//!   that a racing read is a miss, never the other write's entry.
+//! 1. **Whole-slot atomicity.** Every load of a slot returns the 128 bits of one store to it
+//!    (or its initial zeros): a 16-byte atomic has no torn reads. So both words come from
+//!    one write, and that write put its own key's `h mod 2^104` next to its own entry.
+//! 2. **The check bits.** The reader compares all 104 of them: the slot names the reader's
+//!    `h mod 2^104` exactly, or it is a miss.
+//! 3. **The key mix.** The `h` of one bucket form an interval of at most `2^(K - i)` integers
+//!    (the top 64 bits of `h << (128 - K)` form one of at most `ceil(2^64 / n)`, each covering
+//!    `2^(K - 64)` values of `h` when `K > 64`); no two integers of such an interval share
+//!    their low 104 bits when `K - i <= 104`, which [`Table::new`] ensures, and `mix128` is a
+//!    bijection. So `(bucket, h mod 2^104)` names one key: the one the reader asked for.
+//!
+//! A hit is therefore an entry some thread wrote for exactly this key; a race costs at most a
+//! miss or an overwritten entry. There is no probability in the argument.
+//!
+//! Until issue 18 a slot was two `AtomicU64`s written as `(lo ^ data, data)` and checked by
+//! XOR (the lock-free scheme of Hyatt and Mann). A load could then take word 0 of one write
+//! and word 1 of another, and that pair passed when word 1 was written for a key sharing the
+//! reader's 40 high check bits and word 0 for a key whose low word differed from the
+//! reader's by the XOR of the two data words: rare (the keys of one bucket share their top
+//! bits, so about 2^-(K - i) per torn read), but not never.
+//! `loom-tests/tests/two_word_slot.rs` keeps that old scheme as a broken variant and shows
+//! loom finding exactly this wrong hit, which the 16-byte slots refuse.
+//!
+//! **What the 16-byte atomics compile to** (`portable-atomic` 1.x on x86_64): without
+//! `cmpxchg16b` among the compile-time target features (the default `x86_64` target has
+//! neither it nor AVX), each load and store is an indirect call chosen on first use by
+//! `cpuid` ("outline atomics"): a `vmovdqa` when the CPU has AVX (Intel and AMD document
+//! aligned 16-byte AVX accesses as atomic), else `lock cmpxchg16b`, else a lock-based
+//! fallback that is still atomic. On this project's machines (AMD EPYC with AVX and `cx16`)
+//! that is `vmovdqa` behind one indirect call. With `-C target-feature=+cmpxchg16b,+avx`
+//! (or a `target-cpu` that has them) the call is inlined to a bare `vmovdqa`; the project
+//! does not set it (BENCHMARKS.md, "16-byte table slots", measures the default build).
+//! The one-word layout (every board up to 54 key bits, 7 x 6 included) is untouched.
 //!
 //! # Slot layout
 //!
@@ -212,11 +234,21 @@ pub fn physical_memory() -> Option<u64> {
                 libc::sysconf(libc::_SC_PAGESIZE),
             )
         };
-        if pages > 0 && page > 0 {
-            return (pages as u64).checked_mul(page as u64);
-        }
+        memory_of(pages, page)
     }
+    #[cfg(not(unix))]
     None
+}
+
+/// Memory in bytes from `sysconf`'s page count and page size: `None` when either is an error
+/// (`-1`) or zero, or the product overflows.
+#[cfg(unix)]
+fn memory_of(pages: libc::c_long, page: libc::c_long) -> Option<u64> {
+    if pages > 0 && page > 0 {
+        (pages as u64).checked_mul(page as u64)
+    } else {
+        None
+    }
 }
 
 /// `bytes` in GiB, for messages.
@@ -403,7 +435,7 @@ const fn inverse_odd(a: u64) -> u64 {
 /// A slot chosen by [`Table::probe_slot`] for a later [`Table::store_at`].
 #[derive(Clone, Copy, Debug)]
 pub struct Slot {
-    /// The slot's word (one-word layout) or its first word (two-word layout).
+    /// The slot's word (one-word layout) or its 16-byte pair (two-word layout).
     index: usize,
     /// The check field (one word), or the low 64 bits of `h` (two words).
     check: u64,
@@ -416,7 +448,8 @@ pub struct Slot {
 pub enum Layout {
     /// Eight one-word slots per bucket, keeping [`CHECK_BITS`] bits of the mixed key.
     OneWord,
-    /// Four two-word slots per bucket, `(h ^ data, data)`, keeping [`WIDE_CHECK_BITS`] bits.
+    /// Four 16-byte slots per bucket, `(low word of h, data)` loaded and stored as one
+    /// 128-bit atomic, keeping [`WIDE_CHECK_BITS`] bits.
     TwoWord,
 }
 
@@ -512,7 +545,7 @@ impl Table {
             })?;
         check_fits(len as u64 * 8, physical_memory())?;
         Ok(Table {
-            slots: Slots::zeroed(len)?,
+            slots: Slots::zeroed(len, layout == Layout::TwoWord)?,
             buckets,
             key_bits,
             generation: AtomicU32::new(0),
@@ -571,7 +604,7 @@ impl Table {
     #[inline]
     pub fn prefetch<K: Bitboard>(&self, key: K) {
         let first = if self.two_word {
-            self.locate_wide(key.to_u128()).0
+            self.locate_wide(key.to_u128()).0 * 2
         } else {
             self.locate(key.low_u64()).0
         };
@@ -719,7 +752,7 @@ impl Table {
             .store(pack(check, &entry), Ordering::Relaxed);
     }
 
-    /// The first word of the bucket of `key`, the low 64 bits of its mixed key and bits
+    /// The first pair of the bucket of `key`, the low 64 bits of its mixed key and bits
     /// 64..104 of it (two-word layout; see the module docs).
     #[inline]
     fn locate_wide(&self, key: u128) -> (usize, u64, u64) {
@@ -732,39 +765,39 @@ impl Table {
         };
         let b = ((top as u128 * self.buckets as u128) >> 64) as usize;
         (
-            b * SLOTS_PER_BUCKET,
+            b * WIDE_SLOTS_PER_BUCKET,
             h as u64,
             (h >> 64) as u64 & field(CHECK_BITS),
         )
     }
 
-    /// Loads the two words of the two-word slot at `index` (its first word).
+    /// Loads the two words `(word 0, word 1)` of the two-word slot `index` in one 16-byte
+    /// atomic load.
     #[inline]
     fn read_pair(&self, index: usize) -> (u64, u64) {
-        // ORDERING: Relaxed on both: each pair is self-verifying (word 0 is word 1 XOR the
-        // key, checked by `pair_matches`), so a reader needs no order between the words or
-        // with any other memory; a pair from two different writes fails the check.
-        let w0 = self.slots.get(index).load(Ordering::Relaxed);
-        let w1 = self.slots.get(index + 1).load(Ordering::Relaxed);
-        (w0, w1)
+        // ORDERING: Relaxed: the 16 bytes are the whole entry, key check included, and
+        // publish no other memory; atomicity alone makes them one write's (module docs).
+        let v = self.slots.get_pair(index).load(Ordering::Relaxed);
+        (v as u64, (v >> 64) as u64)
     }
 
     /// True when the words `(w0, w1)` of a two-word slot hold an entry for the key whose
     /// mixed low bits are `lo` and high check bits `hi`.
     #[inline]
     fn pair_matches(w0: u64, w1: u64, lo: u64, hi: u64) -> bool {
-        w1 & field(BOUND_BITS) != 0 && w0 ^ w1 == lo && check_of(w1) == hi
+        w1 & field(BOUND_BITS) != 0 && w0 == lo && check_of(w1) == hi
     }
 
-    /// Writes an entry into the two-word slot at `index` as `(lo ^ data, data)`.
+    /// Writes an entry into the two-word slot `index` as `(lo, data)` in one 16-byte atomic
+    /// store.
     #[inline]
     fn write_pair(&self, index: usize, lo: u64, hi: u64, entry: &Entry) {
         let data = pack(hi, entry);
-        // ORDERING: Relaxed on both: the pair carries its own check (see `read_pair`), so a
-        // reader that sees one word of this write and one of another gets a miss; neither
-        // store publishes any other memory.
-        self.slots.get(index).store(lo ^ data, Ordering::Relaxed);
-        self.slots.get(index + 1).store(data, Ordering::Relaxed);
+        // ORDERING: Relaxed: one whole-slot store (see `read_pair`); it publishes nothing
+        // else.
+        self.slots
+            .get_pair(index)
+            .store((data as u128) << 64 | lo as u128, Ordering::Relaxed);
     }
 
     /// [`Table::probe_slot`] on two-word slots.
@@ -775,7 +808,7 @@ impl Table {
         let mut best = u64::MAX;
         let mut found = None;
         for j in 0..WIDE_SLOTS_PER_BUCKET {
-            let (w0, w1) = self.read_pair(first + 2 * j);
+            let (w0, w1) = self.read_pair(first + j);
             let used = w1 & field(BOUND_BITS) != 0;
             let current = ((w1 >> GEN_SHIFT) & field(GEN_BITS) == generation) as u64;
             let worth = 2 + ((w1 >> WORK_SHIFT) & field(WORK_BITS)) + 64 * current;
@@ -797,7 +830,7 @@ impl Table {
         (
             found,
             Slot {
-                index: first + 2 * j,
+                index: first + j,
                 check: lo,
                 check_hi: hi,
             },
@@ -818,14 +851,25 @@ impl Table {
         self.write_pair(slot.index, slot.check, slot.check_hi, &entry);
     }
 
-    /// The fraction of sampled slots (the first 8192; keys are spread evenly) that hold an
-    /// entry, of any generation.
+    /// The fraction of sampled slots (the first 8192 words; keys are spread evenly) that
+    /// hold an entry, of any generation.
     pub fn fill(&self) -> f64 {
-        let n = self.slots.len().min(8192);
-        // ORDERING: Relaxed: a statistic.
-        let used = (0..n)
-            .filter(|&i| self.slots.get(i).load(Ordering::Relaxed) != 0)
-            .count();
+        let words = self.slots.len().min(8192);
+        // A two-word table is read only by 16-byte loads, never by halves (module docs).
+        let (n, used) = if self.two_word {
+            let n = words / 2;
+            // ORDERING: Relaxed: a statistic.
+            let used = (0..n)
+                .filter(|&i| self.slots.get_pair(i).load(Ordering::Relaxed) != 0)
+                .count();
+            (n, used)
+        } else {
+            // ORDERING: Relaxed: a statistic.
+            let used = (0..words)
+                .filter(|&i| self.slots.get(i).load(Ordering::Relaxed) != 0)
+                .count();
+            (words, used)
+        };
         used as f64 / n as f64
     }
 
@@ -898,15 +942,25 @@ use storage::Slots;
 #[cfg(not(loom))]
 mod storage {
     //! The table's memory: zeroed pages straight from the OS, huge pages asked for.
+    //!
+    //! The memory of a one-word table is only ever accessed as `AtomicU64`s, that of a
+    //! two-word table only as 16-byte `AtomicU128`s (`wide`), `clear` included: no location
+    //! is accessed with two sizes.
     use super::TableError;
-    use crate::sync::{AtomicU64, Ordering};
+    use crate::sync::{AtomicU128, AtomicU64, Ordering};
     use rayon::prelude::*;
 
     pub(super) struct Slots {
         ptr: *mut AtomicU64,
         len: usize,
         mapped: bool,
+        wide: bool,
     }
+
+    // The two-word slots are 16-byte atomics on the same memory: same size as two words,
+    // and the alignment both allocations give (a page, or 64 bytes) is enough for them.
+    const _: () = assert!(std::mem::size_of::<AtomicU128>() == 16);
+    const _: () = assert!(std::mem::align_of::<AtomicU128>() == 16);
 
     // SAFETY: `Slots` owns its memory and hands out only shared references to atomics, which
     // are themselves `Sync`.
@@ -915,9 +969,10 @@ mod storage {
     unsafe impl Sync for Slots {}
 
     impl Slots {
-        /// `len` zeroed slots (`len * 8` must not overflow, which the caller checks), or an
+        /// `len` zeroed words (`len * 8` must not overflow, which the caller checks; `len`
+        /// is a multiple of 8), accessed as words or, if `wide`, as 16-byte pairs only; or an
         /// error when the OS refuses the memory.
-        pub(super) fn zeroed(len: usize) -> Result<Slots, TableError> {
+        pub(super) fn zeroed(len: usize, wide: bool) -> Result<Slots, TableError> {
             let bytes = len * 8;
             #[cfg(unix)]
             {
@@ -943,6 +998,7 @@ mod storage {
                         ptr: p.cast(),
                         len,
                         mapped: true,
+                        wide,
                     });
                 }
             }
@@ -962,6 +1018,7 @@ mod storage {
                 ptr: p.cast(),
                 len,
                 mapped: false,
+                wide,
             })
         }
 
@@ -970,13 +1027,26 @@ mod storage {
             self.len
         }
 
+        /// Word `i` of a one-word table.
         #[inline]
         pub(super) fn get(&self, i: usize) -> &AtomicU64 {
-            debug_assert!(i < self.len);
+            debug_assert!(i < self.len && !self.wide);
             // SAFETY: `i < len` (the index comes from a bucket below `buckets`), the memory is
             // live while `self` is, zeroed memory is a valid `AtomicU64` (same layout as
             // `u64`), and only shared references are ever made.
             unsafe { &*self.ptr.add(i) }
+        }
+
+        /// Pair `i` (words `2i` and `2i + 1`) of a two-word table, as one 16-byte atomic.
+        #[inline]
+        pub(super) fn get_pair(&self, i: usize) -> &AtomicU128 {
+            debug_assert!(2 * i + 1 < self.len && self.wide);
+            // SAFETY: `2i + 1 < len` (the index comes from a bucket below `buckets`), so the
+            // 16 bytes are inside the live allocation; they are 16-byte aligned (the base is
+            // page- or 64-byte-aligned, see the asserts above); zeroed memory is a valid
+            // `AtomicU128` (same layout as `u128`); only shared references are made; and a
+            // two-word table never accesses these bytes as `AtomicU64` (`wide`).
+            unsafe { &*self.ptr.add(2 * i).cast::<AtomicU128>() }
         }
 
         #[inline]
@@ -992,6 +1062,19 @@ mod storage {
         }
 
         pub(super) fn clear(&self) {
+            if self.wide {
+                // SAFETY: as in `get_pair`, for the whole range (`len` is even).
+                let all = unsafe {
+                    std::slice::from_raw_parts(self.ptr.cast::<AtomicU128>(), self.len / 2)
+                };
+                all.par_chunks(1 << 15).for_each(|chunk| {
+                    for s in chunk {
+                        // ORDERING: Relaxed, as for the one-word slots below.
+                        s.store(0, Ordering::Relaxed);
+                    }
+                });
+                return;
+            }
             // SAFETY: as in `get`, for the whole range.
             let all = unsafe { std::slice::from_raw_parts(self.ptr, self.len) };
             all.par_chunks(1 << 16).for_each(|chunk| {
@@ -1028,24 +1111,38 @@ use loom_storage::Slots;
 
 #[cfg(loom)]
 mod loom_storage {
-    //! Under loom the slots are a plain boxed slice of loom atomics.
-    use crate::sync::{AtomicU64, Ordering};
+    //! Under loom the slots are a plain boxed slice of loom atomics: words for a one-word
+    //! table, modelled 16-byte atomics (`src/sync.rs`) for a two-word one.
+    use crate::sync::{AtomicU128, AtomicU64, Ordering};
 
-    pub(super) struct Slots(Box<[AtomicU64]>);
+    pub(super) struct Slots {
+        words: Box<[AtomicU64]>,
+        pairs: Box<[AtomicU128]>,
+    }
 
     impl Slots {
-        pub(super) fn zeroed(len: usize) -> Result<Slots, super::TableError> {
-            Ok(Slots((0..len).map(|_| AtomicU64::new(0)).collect()))
+        pub(super) fn zeroed(len: usize, wide: bool) -> Result<Slots, super::TableError> {
+            let (words, pairs) = if wide { (0, len / 2) } else { (len, 0) };
+            Ok(Slots {
+                words: (0..words).map(|_| AtomicU64::new(0)).collect(),
+                pairs: (0..pairs).map(|_| AtomicU128::new(0)).collect(),
+            })
         }
         pub(super) fn len(&self) -> usize {
-            self.0.len()
+            self.words.len() + 2 * self.pairs.len()
         }
         pub(super) fn get(&self, i: usize) -> &AtomicU64 {
-            &self.0[i]
+            &self.words[i]
+        }
+        pub(super) fn get_pair(&self, i: usize) -> &AtomicU128 {
+            &self.pairs[i]
         }
         pub(super) fn prefetch(&self, _i: usize) {}
         pub(super) fn clear(&self) {
-            for s in self.0.iter() {
+            for s in self.words.iter() {
+                s.store(0, Ordering::Relaxed);
+            }
+            for s in self.pairs.iter() {
                 s.store(0, Ordering::Relaxed);
             }
         }
@@ -1130,12 +1227,23 @@ mod tests {
         assert!(Table::with_buckets(usize::MAX / 8, 49).is_err());
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn memory_is_unknown_when_sysconf_fails_or_says_zero() {
+        assert_eq!(memory_of(1 << 20, 4096), Some(4 << 30));
+        assert_eq!(memory_of(1, 1), Some(1));
+        for (pages, page) in [(0, 4096), (1 << 20, 0), (-1, 4096), (1 << 20, -1), (-1, -1)] {
+            assert_eq!(memory_of(pages, page), None, "{pages} {page}");
+        }
+        assert_eq!(memory_of(libc::c_long::MAX, 4096), None);
+    }
+
     #[test]
     fn a_table_larger_than_memory_is_refused_with_both_sizes() {
         let e = check_fits(200_000 << 20, Some(24 << 30)).unwrap_err();
         let msg = e.to_string();
         assert!(
-            msg.contains("200000 MiB") && msg.contains("24.0 GiB"),
+            msg.contains("200000 MiB (195.3 GiB)") && msg.contains("has 24.0 GiB of memory"),
             "{msg}"
         );
         assert!(check_fits(24 << 30, Some(24 << 30)).is_ok());
@@ -1219,7 +1327,7 @@ mod tests {
     fn wide_check_bits_identify_keys_for_any_size() {
         for (bits, buckets) in [(16u32, 3usize), (20, 1000), (18, 1), (21, 12_345)] {
             let t = Table {
-                slots: Slots::zeroed(buckets * SLOTS_PER_BUCKET).unwrap(),
+                slots: Slots::zeroed(buckets * SLOTS_PER_BUCKET, true).unwrap(),
                 buckets,
                 key_bits: bits,
                 generation: AtomicU32::new(0),
@@ -1230,7 +1338,7 @@ mod tests {
             let mut seen = std::collections::HashSet::new();
             for k in 0..1u128 << bits {
                 let (first, lo, _) = t.locate_wide(k);
-                assert!(first / SLOTS_PER_BUCKET < buckets);
+                assert!(first / WIDE_SLOTS_PER_BUCKET < buckets);
                 assert_eq!(lo as u128, mix128(k, bits));
                 assert!(
                     seen.insert((first, lo & ((1u64 << c) - 1))),
@@ -1281,15 +1389,16 @@ mod tests {
         }
     }
 
-    /// A torn pair (word 0 of one write, word 1 of another) is a miss.
+    /// A slot holding word 0 of one key's entry and word 1 of another's (which the 16-byte
+    /// atomics make impossible, but the check must refuse anyway) is a miss for both.
     #[test]
-    fn torn_two_word_slot_is_a_miss() {
+    fn mixed_two_word_slot_is_a_miss() {
         let t = Table::with_buckets(1, 100).unwrap();
         let (a, b) = (5u128 << 90 | 3, 9u128 << 90 | 3);
         t.store(a, 1, Bound::Exact, Some(1), 1);
         let (_, slot) = t.probe_slot(a);
-        let w0 = t.slots.get(slot.index).load(Ordering::Relaxed);
-        // Overwrite the slot with key b, then put a's word 0 back: a torn pair.
+        let va = t.slots.get_pair(slot.index).load(Ordering::Relaxed);
+        // Overwrite the slot with key b, then put a's word 0 back: a mixed pair.
         let sb = Slot {
             index: slot.index,
             ..t.probe_slot(b).1
@@ -1297,9 +1406,14 @@ mod tests {
         t.store_at(sb, 2, Bound::Upper, Some(2), 1);
         assert_eq!(t.probe(b).map(|e| e.value), Some(2));
         assert_eq!(t.probe(a), None);
-        t.slots.get(slot.index).store(w0, Ordering::Relaxed);
+        let vb = t.slots.get_pair(slot.index).load(Ordering::Relaxed);
+        let mixed = vb & !(u64::MAX as u128) | va & u64::MAX as u128;
+        t.slots.get_pair(slot.index).store(mixed, Ordering::Relaxed);
         assert_eq!(t.probe(a), None);
         assert_eq!(t.probe(b), None);
+        // Put b's whole entry back: a hit again.
+        t.slots.get_pair(slot.index).store(vb, Ordering::Relaxed);
+        assert_eq!(t.probe(b).map(|e| e.value), Some(2));
     }
 
     /// For several odd sizes, every key in one bucket has distinct check bits: the proof's
@@ -1407,6 +1521,26 @@ mod tests {
         }
         assert!(b.probe(0u64).is_none() && b.probe(1u64).is_none());
         assert_eq!(b.probe(5u64).unwrap().value, -3);
+    }
+
+    /// `fill` counts used slots of either layout (16-byte slots as one) and `clear` empties
+    /// both; a two-word table's memory is only touched through its 16-byte slots.
+    #[test]
+    fn fill_and_clear_work_on_either_layout() {
+        // 64 buckets: 512 one-word slots or 256 two-word slots, all sampled by `fill`.
+        for (bits, slots) in [(20u32, 512.0), (100, 256.0)] {
+            let t = Table::with_buckets(64, bits).unwrap();
+            assert_eq!(t.fill(), 0.0);
+            let keys = [3u128, 77, 1 << 19, 12_345];
+            for (i, &k) in keys.iter().enumerate() {
+                t.store(k, i as i32, Bound::Exact, None, 1);
+            }
+            assert_eq!(t.fill(), keys.len() as f64 / slots, "{bits} bits");
+            assert!(keys.iter().all(|&k| t.probe(k).is_some()));
+            t.clear();
+            assert_eq!(t.fill(), 0.0);
+            assert!(keys.iter().all(|&k| t.probe(k).is_none()));
+        }
     }
 
     #[test]

@@ -1,15 +1,21 @@
 //! Loom models of the production two-word slots (`fourfold::table`, `Layout::TwoWord`): a
-//! slot of two atomic words written as `(h ^ data, data)` and accepted only when the words
-//! XOR back to the reader's key. The table under test is the library's own, built from
-//! loom's atomics (`src/sync.rs`), with 100-bit keys in one bucket, so that every key needs
-//! two words and every write lands in the same four slots.
+//! slot of 16 bytes, `(low word of h, data)`, loaded and stored as one 128-bit atomic and
+//! accepted only when it names the reader's key in all 104 check bits. The table under test
+//! is the library's own, built with `--cfg loom` (`src/sync.rs`: loom's atomics, and a loom
+//! mutex as the model of the 16-byte atomic), with 100-bit keys in one bucket, so that every
+//! key needs two words and every write lands in the same four slots.
+//!
+//! `torn_xor_pair_attack` is the attack of issue 18 on the scheme the table used before: two
+//! `AtomicU64`s written as `(lo ^ data, data)` and checked by XOR. Two writers of keys of one
+//! bucket, chosen so that a third key's low word differs from one writer's by the XOR of the
+//! two data words, race a reader of that third key. The old scheme (kept below as
+//! `XorPairSlot`, the deliberately broken variant) gives the reader a wrong hit; the
+//! production table, run on the very same keys and entries, never does.
 //!
 //! The control keeps the design note's evidence that a plain `(key, data)` pair tears under
-//! the same race: loom finds a reader pairing one write's key with another's data, so the
-//! models below would see a tear if the production code let one through. Three key families
-//! (both words of the mixed hash differ, only the low word differs, only the high word
-//! differs) make each check of `pair_matches` necessary: TESTING.md records which model
-//! fails when which check is removed.
+//! the same race. Three key families (both words of the mixed hash differ, only the low word
+//! differs, only the high word differs) make each check of `pair_matches` necessary:
+//! TESTING.md records which model fails when which check is removed.
 
 use fourfold::table::{mix128, unmix128, Bound, Entry, Layout, Table};
 use fourfold_loom_tests::model_bounded;
@@ -262,5 +268,124 @@ fn plain_two_word_slot_tears() {
             h.join().unwrap();
         }
         reader.join().unwrap();
+    });
+}
+
+/// The slot layout of word 1 (the module docs of `fourfold::table`, "Slot layout"): the
+/// data word an entry for a key with high check bits `hi` gets, as `Table::store` packs it.
+fn data_word(hi: u64, e: &Entry) -> u64 {
+    hi << 24
+        | (e.generation as u64) << 19
+        | (e.work as u64) << 13
+        | e.best_move.map_or(0, |m| m as u64 + 1) << 9
+        | ((e.value + 64) as u64) << 2
+        | e.bound as u64
+}
+
+/// The three keys of the attack and the entries the two writers store. The reader's key
+/// `a` is never stored. Writer `y`'s key shares `a`'s high check bits; writer `x`'s low word
+/// is `a`'s XOR the two data words. So word 0 of `x`'s write with word 1 of `y`'s passes the
+/// old XOR check for `a`, carrying `y`'s entry.
+struct Attack {
+    a: u128,
+    x: (u128, Entry),
+    y: (u128, Entry),
+}
+
+fn attack() -> Attack {
+    const HI: u64 = 0x5_1234_5678; // 36 bits: bits 64..100 of a 100-bit mixed key
+    const LO_A: u64 = 0x0123_4567_89ab_cdef;
+    let (ex, ey) = (entry(1, 0), entry(2, 0));
+    let (hi_x, lo_y) = (0x9_8765_4321u64, 0xfedc_ba98_7654_3210u64);
+    let (dx, dy) = (data_word(hi_x, &ex), data_word(HI, &ey));
+    let lo_x = LO_A ^ dx ^ dy;
+    let key = |hi: u64, lo: u64| unmix128((hi as u128) << 64 | lo as u128, WIDE_BITS);
+    Attack {
+        a: key(HI, LO_A),
+        x: (key(hi_x, lo_x), ex),
+        y: (key(HI, lo_y), ey),
+    }
+}
+
+/// The two-word slot of the old table, kept as the deliberately broken variant: two
+/// `AtomicU64`s, `(lo ^ data, data)`, accepted when they XOR back to the reader's low word
+/// and word 1's check field is its high bits (the old `write_pair`, `read_pair`,
+/// `pair_matches`).
+#[derive(Default)]
+struct XorPairSlot {
+    w0: AtomicU64,
+    w1: AtomicU64,
+}
+
+impl XorPairSlot {
+    fn write(&self, key: u128, e: &Entry) {
+        let h = mix128(key, WIDE_BITS);
+        let data = data_word((h >> 64) as u64, e);
+        self.w0.store(h as u64 ^ data, Ordering::Relaxed);
+        self.w1.store(data, Ordering::Relaxed);
+    }
+
+    /// The data word read for `key`, if the pair passes the old check.
+    fn read(&self, key: u128) -> Option<u64> {
+        let h = mix128(key, WIDE_BITS);
+        let w0 = self.w0.load(Ordering::Relaxed);
+        let w1 = self.w1.load(Ordering::Relaxed);
+        (w1 & 3 != 0 && w0 ^ w1 == h as u64 && w1 >> 24 == (h >> 64) as u64).then_some(w1)
+    }
+}
+
+/// The broken variant: loom finds the interleaving in which the reader of the never-stored
+/// key `a` takes writer `y`'s entry (word 0 from `x`, word 1 from `y`). This must panic.
+#[test]
+#[should_panic(expected = "wrong hit")]
+fn torn_xor_pair_attack_breaks_the_old_scheme() {
+    model_bounded(PREEMPTIONS, || {
+        let at = attack();
+        let slot = Arc::new(XorPairSlot::default());
+        let writers: Vec<_> = [at.x, at.y]
+            .into_iter()
+            .map(|(k, e)| {
+                let slot = Arc::clone(&slot);
+                thread::spawn(move || slot.write(k, &e))
+            })
+            .collect();
+        if let Some(w1) = slot.read(at.a) {
+            panic!("wrong hit: key a (never stored) read data word {w1:#x}");
+        }
+        for h in writers {
+            h.join().unwrap();
+        }
+    });
+}
+
+/// The same attack on the production table: both writers chose slot 0 while it was empty
+/// (probe-then-store, as the search does) and the reader probes `a`, `x` and `y`. A 16-byte
+/// slot is one write's, so `a` is always a miss and `x`, `y` find their own entries or
+/// nothing.
+#[test]
+fn torn_xor_pair_attack_is_a_miss_on_the_table() {
+    model_bounded(PREEMPTIONS, || {
+        let at = attack();
+        let t = wide_table();
+        let writers: Vec<_> = [at.x, at.y]
+            .into_iter()
+            .map(|(k, e)| {
+                let t = Arc::clone(&t);
+                let slot = t.probe_slot(k).1;
+                thread::spawn(move || t.store_at(slot, e.value, e.bound, e.best_move, 1 << e.work))
+            })
+            .collect();
+        if let Some(got) = t.probe(at.a) {
+            panic!("wrong hit: key a (never stored) returned {got:?}");
+        }
+        for (k, e) in [at.x, at.y] {
+            if let Some(got) = t.probe(k) {
+                assert_eq!(got, e, "mixed read");
+            }
+        }
+        for h in writers {
+            h.join().unwrap();
+        }
+        assert_eq!(t.probe(at.a), None);
     });
 }
