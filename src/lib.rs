@@ -79,7 +79,8 @@ pub use search::Params;
 pub use solver::Source;
 pub use solver::MAX_THREADS;
 pub use solver::{
-    Analysis, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step, DEFAULT_TABLE_MIB,
+    Analysis, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step, WindowResult,
+    DEFAULT_TABLE_MIB,
 };
 pub use sync::StopFlag;
 pub use table::Table;
