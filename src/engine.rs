@@ -212,6 +212,14 @@ impl BoardSize {
         }
     }
 
+    /// The columns (0-based) from the centre outwards (`3 2 4 1 5 0 6` on 7 columns): the
+    /// search's order and the one tie-break rule of the best move (among the columns that
+    /// achieve the score, the first in this order), for drivers that combine scores of
+    /// children themselves.
+    pub fn centre_order(&self) -> Vec<usize> {
+        crate::ordering::centre_order(self.width)
+    }
+
     /// What an exact score of a position with `moves` stones means on this board.
     pub fn outcome(&self, score: i32, moves: u32) -> Option<Outcome> {
         Outcome::from_score(score, moves, self.cells())

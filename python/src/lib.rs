@@ -700,6 +700,15 @@ impl Position {
     }
 }
 
+/// The columns (1-indexed) of a board from the centre outwards (4 3 5 2 6 1 7 on 7x6): the
+/// search's order and the one tie-break rule of the best move (the first best column in it).
+#[pyfunction]
+#[pyo3(signature = (board = "7x6"))]
+fn centre_order(board: &str) -> PyResult<Vec<usize>> {
+    let board: BoardSize = board.parse().map_err(to_py)?;
+    Ok(board.centre_order().iter().map(|c| c + 1).collect())
+}
+
 /// fourfold: a multi-threaded Connect-4 solver.
 ///
 /// Solver solves positions (exact score, win/draw/loss, every column, batches across
@@ -714,6 +723,7 @@ fn fourfold(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Analysis>()?;
     m.add_class::<Position>()?;
     m.add_class::<WindowResult>()?;
+    m.add_function(wrap_pyfunction!(centre_order, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -14,6 +14,7 @@ from ._fourfold import (  # noqa: F401
     Solver,
     WindowResult,
     __version__,
+    centre_order,
 )
 
-__all__ = ["Analysis", "Position", "Solution", "Solver", "WindowResult", "__version__"]
+__all__ = ["Analysis", "Position", "Solution", "Solver", "WindowResult", "__version__", "centre_order"]

@@ -114,6 +114,10 @@ class Position:
 
 PositionLike = Union[str, Position]
 
+def centre_order(board: str = "7x6") -> List[int]:
+    """The columns (1-indexed) from the centre outwards (4 3 5 2 6 1 7 on 7x6): the search's
+    order and the tie-break rule of the best move."""
+
 class Solver:
     """A solver with its own transposition table, reused across solves. Bad input raises
     ValueError with the command line's message; Ctrl-C stops a solve (KeyboardInterrupt)."""
