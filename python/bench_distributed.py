@@ -7,6 +7,10 @@ nodes and wall time, and their ratios.
     python python/bench_distributed.py empty 7x6
     python python/bench_distributed.py empty 6x7
     python python/bench_distributed.py set tests/data/Test_L1_R3 100
+    python python/bench_distributed.py splits 6x6 --table-mib 64
+
+`splits` compares split depths 1-3, 1 and 2 workers, affinity on and off, by nodes against
+a 1-thread direct solve of the empty board (a fresh LocalCluster per line).
 
 Options: --table-mib N (each solver's table, default 256), --split N (split_plies, default
 the library's choice), --no-affinity.
@@ -22,13 +26,15 @@ from fourfold.distributed import solve_distributed
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["empty", "set"])
+    ap.add_argument("what", choices=["empty", "set", "splits"])
     ap.add_argument("arg")
     ap.add_argument("count", nargs="?", type=int, default=100)
     ap.add_argument("--table-mib", type=int, default=256)
     ap.add_argument("--split", type=int, default=None)
     ap.add_argument("--no-affinity", action="store_true")
     a = ap.parse_args()
+    if a.what == "splits":
+        return splits(a.arg, a.table_mib)
     if a.what == "empty":
         board, cases = a.arg, [("", None)]
     else:
@@ -82,6 +88,25 @@ def main():
     print(f"  ratios           : {x_nodes / d_nodes:.2f}x nodes  {x_wall / d_wall:.2f}x wall")
     if len(cases) == 1:
         print(f"  answer: score {got[0][0]}, best move {got[0][1]} (direct {want[0]})")
+
+
+def splits(board, table_mib):
+    d = fourfold.Solver(table_mib=table_mib, threads=1, board=board, book=None).solve("")
+    print(f"direct 1 thread: score {d.score}, move {d.best_move}, {d.nodes:,} nodes")
+    for workers in (1, 2):
+        for affinity in (True, False):
+            for split in (1, 2, 3):
+                with LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+                ) as cluster, Client(cluster) as client:
+                    r = solve_distributed(
+                        client, "", board, split_plies=split, table_mib=table_mib, affinity=affinity
+                    )
+                ok = (r.score, r.best_move) == (d.score, d.best_move)
+                print(
+                    f"workers {workers} affinity {affinity} split {split}: exact {ok},"
+                    f" {r.nodes / d.nodes:.2f}x nodes, {r.tasks} tasks, {r.seconds:.1f} s"
+                )
 
 
 if __name__ == "__main__":
