@@ -15,7 +15,8 @@ fi
 # The maturin build backend runs the `maturin` command: the venv's, found on PATH.
 export PATH="$PWD/$venv/bin:$PATH"
 pip=("$venv/bin/python" -m pip -q --disable-pip-version-check)
-"${pip[@]}" install maturin pytest
+# dask[distributed]: the optional extra of fourfold.distributed, whose tests run here too.
+"${pip[@]}" install maturin pytest "dask[distributed]"
 # maturin is in the venv already: build without a second isolated download of it.
 "${pip[@]}" install --no-build-isolation --force-reinstall --no-deps ./python
 "$venv/bin/python" -m pytest -q -p no:cacheprovider python/tests

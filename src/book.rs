@@ -567,6 +567,86 @@ pub fn positions<const W: usize, const H: usize>(plies: u32) -> Vec<Position<W, 
     level
 }
 
+/// The positions of [`positions`] as move strings (1-based column digits, as
+/// [`Position::parse`] reads them), in the same order: each string reaches the normalised
+/// position itself (the mirror image of the line when the line's position is not the
+/// normalised one).
+pub fn position_lines<const W: usize, const H: usize>(plies: u32) -> Vec<String> {
+    let mirror = |line: &[usize]| -> Vec<usize> { line.iter().map(|&c| W - 1 - c).collect() };
+    let mut level: Vec<(Position<W, H>, Vec<usize>)> = vec![(Position::new(), Vec::new())];
+    for _ in 0..plies {
+        let mut next: HashMap<u64, (Position<W, H>, Vec<usize>)> = HashMap::new();
+        for (p, line) in &level {
+            for col in 0..W {
+                if !p.can_play(col) || p.is_winning_move(col) {
+                    continue;
+                }
+                let mut c = *p;
+                c.play_col(col);
+                let k = normalised_key(&c);
+                next.entry(k).or_insert_with(|| {
+                    let mut l = line.clone();
+                    l.push(col);
+                    if c.key() == k {
+                        (c, l)
+                    } else {
+                        (c.mirror(), mirror(&l))
+                    }
+                });
+            }
+        }
+        level = next.into_values().collect();
+    }
+    level.retain(|(p, _)| !p.can_win_next());
+    level.sort_unstable_by_key(|(p, _)| p.key());
+    level
+        .into_iter()
+        .map(|(_, l)| {
+            l.iter()
+                .map(|&c| crate::position::column_char(c).expect("a column of the board"))
+                .collect()
+        })
+        .collect()
+}
+
+/// The book of depth `plies` made of `scores` (move string, exact score), which must hold
+/// every position of [`positions`] once (a mirror image stands for its position) and nothing
+/// else; the scores are taken as given (see [`verify`] to check some).
+pub fn assemble<const W: usize, const H: usize>(
+    plies: u32,
+    scores: &[(String, i32)],
+) -> Result<Book, BookError> {
+    let wanted: std::collections::HashSet<u64> =
+        positions::<W, H>(plies).iter().map(|p| p.key()).collect();
+    let max = (W * H) as i32 / 2;
+    let mut entries = Vec::with_capacity(scores.len());
+    for (moves, score) in scores {
+        let p: Position<W, H> = Position::parse(moves)
+            .map_err(|e| BookError::Format(format!("book position {moves:?}: {e}")))?;
+        let key = normalised_key(&p);
+        if !wanted.contains(&key) {
+            return Err(BookError::Format(format!(
+                "{moves:?} is not a position of a {W}x{H} book of depth {plies}"
+            )));
+        }
+        if score.abs() > max {
+            return Err(BookError::Format(format!(
+                "book position {moves:?}: score {score} is beyond the board's range (-{max} to {max})"
+            )));
+        }
+        entries.push((key, *score as i8));
+    }
+    let book = Book::from_entries(W, H, plies, entries);
+    if book.len() != wanted.len() {
+        return Err(BookError::Format(format!(
+            "{} distinct positions given, a {W}x{H} book of depth {plies} holds {}",
+            book.len(),
+            wanted.len()
+        )));
+    }
+    Ok(book)
+}
+
 /// Counts of the positions a book of each depth `0..=plies` holds (up to mirror symmetry,
 /// without those where the player to move wins at once).
 pub fn count_positions<const W: usize, const H: usize>(plies: u32) -> Vec<usize> {
@@ -879,6 +959,13 @@ pub trait BookWord: crate::Bitboard {
     ) -> Result<usize, BookError>;
     /// [`count_positions`] (an error on wide boards).
     fn book_count<const W: usize, const H: usize>(plies: u32) -> Result<Vec<usize>, BookError>;
+    /// [`position_lines`] (an error on wide boards or a depth beyond the board).
+    fn book_lines<const W: usize, const H: usize>(plies: u32) -> Result<Vec<String>, BookError>;
+    /// [`assemble`] (an error on wide boards).
+    fn book_assemble<const W: usize, const H: usize>(
+        plies: u32,
+        scores: &[(String, i32)],
+    ) -> Result<Book, BookError>;
 }
 
 impl BookWord for u64 {
@@ -925,6 +1012,28 @@ impl BookWord for u64 {
     fn book_count<const W: usize, const H: usize>(plies: u32) -> Result<Vec<usize>, BookError> {
         Ok(count_positions::<W, H>(plies))
     }
+    fn book_lines<const W: usize, const H: usize>(plies: u32) -> Result<Vec<String>, BookError> {
+        if plies as usize >= W * H {
+            return Err(depth_too_large::<W, H>(plies));
+        }
+        Ok(position_lines::<W, H>(plies))
+    }
+    fn book_assemble<const W: usize, const H: usize>(
+        plies: u32,
+        scores: &[(String, i32)],
+    ) -> Result<Book, BookError> {
+        if plies as usize >= W * H {
+            return Err(depth_too_large::<W, H>(plies));
+        }
+        assemble::<W, H>(plies, scores)
+    }
+}
+
+/// Why a book of depth `plies` cannot be made on a `W` x `H` board.
+fn depth_too_large<const W: usize, const H: usize>(plies: u32) -> BookError {
+    BookError::Format(format!(
+        "a book of depth {plies} does not fit a {W}x{H} board"
+    ))
 }
 
 /// Why a `W` x `H` board on 128-bit words has no book.
@@ -977,6 +1086,15 @@ impl BookWord for u128 {
         Err(too_wide::<W, H>())
     }
     fn book_count<const W: usize, const H: usize>(_: u32) -> Result<Vec<usize>, BookError> {
+        Err(too_wide::<W, H>())
+    }
+    fn book_lines<const W: usize, const H: usize>(_: u32) -> Result<Vec<String>, BookError> {
+        Err(too_wide::<W, H>())
+    }
+    fn book_assemble<const W: usize, const H: usize>(
+        _: u32,
+        _: &[(String, i32)],
+    ) -> Result<Book, BookError> {
         Err(too_wide::<W, H>())
     }
 }

@@ -20,7 +20,9 @@ use crate::bitboard::Bitboard;
 use crate::book::{self, Book, BookError, BookWord};
 use crate::outcome::Outcome;
 use crate::position::{ParseError, Position};
-use crate::solver::{Analysis, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step};
+use crate::solver::{
+    Analysis, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step, WindowResult,
+};
 use crate::table::Table;
 use crate::testset::{split_line, LineError};
 use crate::StopFlag;
@@ -211,6 +213,14 @@ impl BoardSize {
         }
     }
 
+    /// The columns (0-based) from the centre outwards (`3 2 4 1 5 0 6` on 7 columns): the
+    /// search's order and the one tie-break rule of the best move (among the columns that
+    /// achieve the score, the first in this order), for drivers that combine scores of
+    /// children themselves.
+    pub fn centre_order(&self) -> Vec<usize> {
+        crate::ordering::centre_order(self.width)
+    }
+
     /// What an exact score of a position with `moves` stones means on this board.
     pub fn outcome(&self, score: i32, moves: u32) -> Option<Outcome> {
         Outcome::from_score(score, moves, self.cells())
@@ -273,6 +283,8 @@ pub enum ErrorKind {
     Board(String),
     /// An opening book could not be loaded, built or used.
     Book(BookError),
+    /// A search window that is empty (`alpha >= beta`).
+    Window(String),
 }
 
 impl Error {
@@ -294,6 +306,7 @@ impl fmt::Display for Error {
             ErrorKind::Build(e) => e.fmt(f),
             ErrorKind::Board(m) => f.write_str(m),
             ErrorKind::Book(e) => e.fmt(f),
+            ErrorKind::Window(m) => f.write_str(m),
         }
     }
 }
@@ -581,6 +594,24 @@ impl Engine {
         })
     }
 
+    /// One search of the position `moves` with the window `(alpha, beta)` on the solver's
+    /// threads and table (see [`Solver::solve_window`]): the score proven at most, at least
+    /// or exactly [`WindowResult::value`]. "Is the score above `x`?" is the window
+    /// `(x, x + 1)`. The book is not consulted: this is the search a distributed driver
+    /// hands to a worker. A stop or time limit is an [`ErrorKind::Interrupted`] error; an
+    /// empty window (`alpha >= beta`) an [`ErrorKind::Window`] one.
+    pub fn solve_window(&self, moves: &str, alpha: i32, beta: i32) -> Result<WindowResult, Error> {
+        if alpha >= beta {
+            return Err(Error::new(ErrorKind::Window(format!(
+                "the window ({alpha}, {beta}) is empty: alpha must be less than beta"
+            ))));
+        }
+        dispatch!(self, s, _W, _H, {
+            let p = s.parse(moves)?;
+            Ok(s.solve_window(&p, alpha, beta)?)
+        })
+    }
+
     /// Win (1), draw (0) or loss (-1) and a move that keeps it.
     pub fn solve_weak(&self, moves: &str) -> Result<Solution, Error> {
         dispatch!(self, s, _W, _H, {
@@ -774,6 +805,22 @@ impl Engine {
         )
     }
 
+    /// The positions a book of depth `plies` holds on this board (see [`book::positions`]),
+    /// as move strings, in the order of their keys: what a driver that solves them elsewhere
+    /// (the Python package's distributed build) hands out. An error on boards whose positions
+    /// need more than 64 bits, or when the depth does not fit the board.
+    pub fn book_positions(&self, plies: u32) -> Result<Vec<String>, Error> {
+        dispatch!(self, s, _W, _H, Ok(book_lines(s, plies)?))
+    }
+
+    /// The book of depth `plies` made of `scores` (move string, exact score), which must be
+    /// exactly the positions of [`Engine::book_positions`] (a mirror image stands for its
+    /// position): the same book [`Engine::build_book`] builds when the scores are right. A
+    /// missing, extra or unparsable position, or a score out of range, is an error naming it.
+    pub fn book_from_scores(&self, plies: u32, scores: &[(String, i32)]) -> Result<Book, Error> {
+        dispatch!(self, s, _W, _H, Ok(book_assemble(s, plies, scores)?))
+    }
+
     /// Re-solves `k` random entries of `book` (see [`book::verify`]).
     pub fn verify_book(
         &self,
@@ -798,6 +845,21 @@ impl Engine {
 // The book on every word size goes through [`BookWord`], whose implementation the position's
 // or solver's word picks (on 128-bit boards a book finds nothing and cannot be built; see
 // `crate::book`). Counting positions has neither, so the solver names the word here.
+
+fn book_lines<const W: usize, const H: usize, B: BookWord>(
+    _: &Solver<W, H, B>,
+    plies: u32,
+) -> Result<Vec<String>, BookError> {
+    B::book_lines::<W, H>(plies)
+}
+
+fn book_assemble<const W: usize, const H: usize, B: BookWord>(
+    _: &Solver<W, H, B>,
+    plies: u32,
+    scores: &[(String, i32)],
+) -> Result<Book, BookError> {
+    B::book_assemble::<W, H>(plies, scores)
+}
 
 fn book_count<const W: usize, const H: usize, B: BookWord>(
     _: &Solver<W, H, B>,

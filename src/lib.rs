@@ -80,6 +80,7 @@ pub use solver::Source;
 pub use solver::MAX_THREADS;
 pub use solver::{
     Analysis, Bounds, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step,
+    WindowResult,
     DEFAULT_TABLE_MIB,
 };
 pub use sync::StopFlag;

@@ -180,6 +180,12 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         }
     }
 
+    /// True when a stop, a finished helper or the deadline ended this searcher's search:
+    /// the value it returned then means nothing.
+    pub(crate) fn aborted(&self) -> bool {
+        self.aborted
+    }
+
     /// The score when the player to move wins with its next stone.
     #[inline]
     pub(crate) fn win_now(moves: u32) -> i32 {

@@ -28,7 +28,7 @@ use crate::ordering::centre_order;
 use crate::position::{key_bits, Position};
 use crate::search::{Params, Searcher, Shared, Window};
 use crate::sync::AtomicU64;
-use crate::table::{InProgress, Table, TableError};
+use crate::table::{Bound, InProgress, Table, TableError};
 use crate::StopFlag;
 use crossbeam_utils::CachePadded;
 use std::fmt;
@@ -181,6 +181,34 @@ impl fmt::Display for Interrupted {
 }
 
 impl std::error::Error for Interrupted {}
+
+/// The result of [`Solver::solve_window`]: what one search with the window `(alpha, beta)`
+/// proved about a position's score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WindowResult {
+    /// The value the search returned (fail-soft): with [`WindowResult::bound`] `Upper` the
+    /// score is at most this (and this is at most `alpha`), with `Lower` at least this (and
+    /// this is at least `beta`), with `Exact` the score itself (strictly between them).
+    pub value: i32,
+    /// How [`WindowResult::value`] bounds the score.
+    pub bound: Bound,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Wall time of the search.
+    pub elapsed: Duration,
+}
+
+impl WindowResult {
+    /// True when the score is proven greater than `x`, false when proven at most `x`, `None`
+    /// when this result does not decide it.
+    pub fn above(&self, x: i32) -> Option<bool> {
+        match self.bound {
+            Bound::Exact => Some(self.value > x),
+            Bound::Lower => (self.value > x).then_some(true),
+            Bound::Upper => (self.value <= x).then_some(false),
+        }
+    }
+}
 
 /// One finished null-window search, reported to [`Solver::solve_with`]'s callback.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -399,6 +427,8 @@ impl<const W: usize, const H: usize, B: Bitboard> fmt::Debug for Solver<W, H, B>
 enum Mode {
     Exact,
     Weak,
+    /// One search with the window `(alpha, beta)`, no move.
+    Window(i32, i32),
 }
 
 impl Solver<7, 6> {
@@ -467,6 +497,47 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
     /// Win (1), draw (0) or loss (-1) for the player to move, and a move that achieves it.
     pub fn solve_weak(&self, pos: &Position<W, H, B>) -> Result<Solution, Interrupted> {
         self.run(pos, Mode::Weak, &mut |_| {}, self.threads, true, None)
+    }
+
+    /// One alpha-beta search of `pos` with the window `(alpha, beta)` (`alpha < beta`) on
+    /// this solver's threads and table: the score is proven at most `value` (fail low), at
+    /// least `value` (fail high) or equal to it ([`WindowResult`]). A null window
+    /// (`beta = alpha + 1`) answers "is the score above `alpha`?". This is the building block
+    /// of drivers that search the top of the tree themselves (the Python package's
+    /// distributed solve): the threads run Lazy SMP on the one window, the first to finish
+    /// answers; a stop or a time limit gives [`Interrupted`] with nothing proven, never a
+    /// guess. No best move is searched.
+    ///
+    /// # Panics
+    /// If `alpha >= beta` (the engine checks the window first).
+    pub fn solve_window(
+        &self,
+        pos: &Position<W, H, B>,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<WindowResult, Interrupted> {
+        assert!(alpha < beta, "an empty window ({alpha}, {beta})");
+        let s = self.run(
+            pos,
+            Mode::Window(alpha, beta),
+            &mut |_| {},
+            self.threads,
+            true,
+            None,
+        )?;
+        let bound = if s.score <= alpha {
+            Bound::Upper
+        } else if s.score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        Ok(WindowResult {
+            value: s.score,
+            bound,
+            nodes: s.nodes,
+            elapsed: s.elapsed,
+        })
     }
 
     /// Solves many positions at once, one thread per position, spread over the solver's
@@ -735,9 +806,17 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                     searcher.solve(pos, &best_window, thread, &mut report)
                 }
                 Mode::Weak => searcher.solve_weak(pos),
+                Mode::Window(alpha, beta) => window_search(&mut searcher, pos, alpha, beta),
             };
             let mut total = searcher.nodes;
-            if let Some(score) = result {
+            if let (Some(score), Mode::Window(..)) = (result, mode) {
+                // A window's value needs no move: the first finisher answers.
+                let mut a = answer.lock().unwrap_or_else(|e| e.into_inner());
+                if a.is_none() {
+                    done.raise();
+                    *a = Some((score, None));
+                }
+            } else if let Some(score) = result {
                 // Someone may have beaten us to it; only the first answer counts.
                 let mut a = answer.lock().unwrap_or_else(|e| e.into_inner());
                 if a.is_none() {
@@ -766,7 +845,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                     let mv = match mode {
                         Mode::Exact => finisher.best_move(pos, score),
                         // A weak score is not exact: find a move that keeps the outcome.
-                        Mode::Weak => self.weak_move(&mut finisher, pos, score),
+                        Mode::Weak | Mode::Window(..) => self.weak_move(&mut finisher, pos, score),
                     };
                     total = finisher.nodes;
                     // `None` only on a full board: the uninterruptible search always ends
@@ -812,7 +891,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
             None => {
                 let w = best_window.into_inner().unwrap_or_else(|e| e.into_inner());
                 let (lower, upper) = match mode {
-                    Mode::Exact => (w.lower, w.upper),
+                    Mode::Exact | Mode::Window(..) => (w.lower, w.upper),
                     Mode::Weak => (-1, 1),
                 };
                 Err(Interrupted {
@@ -849,6 +928,25 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
             .into_iter()
             .find(|&c| any & Position::<W, H, B>::column_mask(c) != B::ZERO)
     }
+}
+
+/// One thread's search of `pos` with the window `(alpha, beta)`: the fail-soft value, or
+/// `None` when stopped. A full board or a win at once is scored without a search (the
+/// searcher's `negamax` takes neither).
+fn window_search<const W: usize, const H: usize, B: Bitboard>(
+    searcher: &mut Searcher<'_, W, H, B>,
+    pos: &Position<W, H, B>,
+    alpha: i32,
+    beta: i32,
+) -> Option<i32> {
+    if pos.is_full() {
+        return Some(0);
+    }
+    if pos.can_win_next() {
+        return Some(Searcher::<W, H, B>::win_now(pos.moves()));
+    }
+    let v = searcher.negamax(pos, alpha, beta);
+    (!searcher.aborted()).then_some(v)
 }
 
 /// A test's hook into the driver, between a proven score and the search of its move.

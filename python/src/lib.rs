@@ -197,6 +197,59 @@ impl From<fourfold_lib::Analysis> for Analysis {
     }
 }
 
+/// The result of Solver.solve_window: what one search with the window (alpha, beta) proved.
+///
+/// Attributes:
+///     value: the value the search returned.
+///     bound: "exact" (the score is value, alpha < value < beta), "lower" (the score is at
+///         least value, value >= beta) or "upper" (at most value, value <= alpha).
+///     nodes: nodes searched.
+///     micros: wall time in microseconds (a float).
+#[pyclass(frozen, get_all, module = "fourfold")]
+#[derive(Clone)]
+pub struct WindowResult {
+    value: i32,
+    bound: &'static str,
+    nodes: u64,
+    micros: f64,
+}
+
+#[pymethods]
+impl WindowResult {
+    /// True when the score is proven above x, False when proven at most x, None when this
+    /// result does not decide it.
+    fn above(&self, x: i32) -> Option<bool> {
+        match self.bound {
+            "exact" => Some(self.value > x),
+            "lower" => (self.value > x).then_some(true),
+            _ => (self.value <= x).then_some(false),
+        }
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "WindowResult(value={}, bound={:?}, nodes={}, micros={:.1})",
+            self.value, self.bound, self.nodes, self.micros
+        )
+    }
+}
+
+impl From<fourfold_lib::WindowResult> for WindowResult {
+    fn from(r: fourfold_lib::WindowResult) -> Self {
+        use fourfold_lib::table::Bound;
+        WindowResult {
+            value: r.value,
+            bound: match r.bound {
+                Bound::Exact => "exact",
+                Bound::Lower => "lower",
+                Bound::Upper => "upper",
+            },
+            nodes: r.nodes,
+            micros: r.elapsed.as_secs_f64() * 1e6,
+        }
+    }
+}
+
 /// A Connect-4 solver with its own transposition table, reused across solves.
 ///
 /// Solver(table_mib=256, threads=None, board="7x6", book="shipped")
@@ -331,6 +384,55 @@ impl Solver {
             .zip(&batch)
             .map(|(r, m)| Ok(Solution::new(board, m, r.map_err(to_py)?, weak)))
             .collect()
+    }
+
+    /// One search of a position with the window (alpha, beta), alpha < beta, on the solver's
+    /// threads and table, without the book: a WindowResult saying the score is exactly, at
+    /// least or at most its value. "Is the score above x?" is solve_window(p, x, x + 1).
+    /// A stop raises RuntimeError (KeyboardInterrupt for Ctrl-C), never a guess; an empty
+    /// window or a bad position, ValueError.
+    fn solve_window(
+        &self,
+        py: Python<'_>,
+        position: &Bound<'_, PyAny>,
+        alpha: i32,
+        beta: i32,
+    ) -> PyResult<WindowResult> {
+        let r = with_moves(position, self.engine.board(), |m| {
+            interrupt::run(py, &self.engine.stop_flag(), || {
+                self.engine.solve_window(m, alpha, beta)
+            })
+        })??;
+        Ok(r.map_err(to_py)?.into())
+    }
+
+    /// The positions an opening book of depth `plies` holds on this board, as move strings
+    /// (one per position up to mirror image, without those where the player to move wins at
+    /// once), in the book's order: what `fourfold book build` solves.
+    fn book_positions(&self, plies: u32) -> PyResult<Vec<String>> {
+        self.engine.book_positions(plies).map_err(to_py)
+    }
+
+    /// Writes the opening book of depth `plies` made of `scores`, an iterable of
+    /// (move string, exact score) pairs that must cover exactly book_positions(plies) (a
+    /// mirror image stands for its position), to `path`: the file `fourfold book build`
+    /// writes when the scores are right. ValueError names a missing, extra or bad entry.
+    fn write_book(
+        &self,
+        path: std::path::PathBuf,
+        plies: u32,
+        scores: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let mut entries: Vec<(String, i32)> = Vec::new();
+        for item in scores.try_iter()? {
+            entries.push(item?.extract()?);
+        }
+        let book = self
+            .engine
+            .book_from_scores(plies, &entries)
+            .map_err(to_py)?;
+        book.save(&path)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
     /// Asks the solves in progress (in other Python threads) to stop: they raise
@@ -598,16 +700,30 @@ impl Position {
     }
 }
 
+/// The columns (1-indexed) of a board from the centre outwards (4 3 5 2 6 1 7 on 7x6): the
+/// search's order and the one tie-break rule of the best move (the first best column in it).
+#[pyfunction]
+#[pyo3(signature = (board = "7x6"))]
+fn centre_order(board: &str) -> PyResult<Vec<usize>> {
+    let board: BoardSize = board.parse().map_err(to_py)?;
+    Ok(board.centre_order().iter().map(|c| c + 1).collect())
+}
+
 /// fourfold: a multi-threaded Connect-4 solver.
 ///
 /// Solver solves positions (exact score, win/draw/loss, every column, batches across
-/// threads); Position parses and plays move strings; Solution is a solve's result.
+/// threads, one search window); Position parses and plays move strings; Solution, Analysis
+/// and WindowResult are results. The package `fourfold` (pysrc/fourfold/__init__.py)
+/// re-exports this module, `fourfold._fourfold`.
 #[pymodule]
+#[pyo3(name = "_fourfold")]
 fn fourfold(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solver>()?;
     m.add_class::<Solution>()?;
     m.add_class::<Analysis>()?;
     m.add_class::<Position>()?;
+    m.add_class::<WindowResult>()?;
+    m.add_function(wrap_pyfunction!(centre_order, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

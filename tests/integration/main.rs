@@ -10,3 +10,4 @@ mod proptests;
 mod testsets;
 mod tiebreak;
 mod wide_boards;
+mod window;

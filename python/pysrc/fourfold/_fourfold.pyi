@@ -1,7 +1,7 @@
-"""fourfold: a multi-threaded Connect-4 solver (type stubs of the compiled module)."""
+"""fourfold._fourfold: the compiled extension, re-exported by the package fourfold (type stubs)."""
 
 import os
-from typing import Iterable, List, Optional, Union
+from typing import Iterable, List, Optional, Tuple, Union
 
 __version__: str
 
@@ -54,6 +54,24 @@ class Analysis:
     def source(self) -> str:
         """"book" (from the opening book, no search) or "search"."""
 
+class WindowResult:
+    """The result of Solver.solve_window: what one search with the window (alpha, beta) proved."""
+
+    @property
+    def value(self) -> int:
+        """The value the search returned (see bound)."""
+    @property
+    def bound(self) -> str:
+        """"exact" (the score is value), "lower" (at least value, value >= beta) or "upper"
+        (at most value, value <= alpha)."""
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def micros(self) -> float: ...
+    def above(self, x: int) -> Optional[bool]:
+        """True when the score is proven above x, False when proven at most x, None when
+        undecided by this result."""
+
 class Position:
     """A position on any board the Solver takes (7x6 by default), immutable: play returns a
     new Position. Parsing, playing and wins are the library's."""
@@ -96,6 +114,10 @@ class Position:
 
 PositionLike = Union[str, Position]
 
+def centre_order(board: str = "7x6") -> List[int]:
+    """The columns (1-indexed) from the centre outwards (4 3 5 2 6 1 7 on 7x6): the search's
+    order and the tie-break rule of the best move."""
+
 class Solver:
     """A solver with its own transposition table, reused across solves. Bad input raises
     ValueError with the command line's message; Ctrl-C stops a solve (KeyboardInterrupt)."""
@@ -123,6 +145,17 @@ class Solver:
     def solve_many(self, positions: Iterable[PositionLike], weak: bool = False) -> List[Solution]:
         """A batch across all threads, results in input order. Every entry is checked first:
         a bad one raises ValueError("position <index>: <message>") before anything is solved."""
+    def solve_window(self, position: PositionLike, alpha: int, beta: int) -> WindowResult:
+        """One search with the window (alpha, beta), alpha < beta, on the solver's threads and
+        table, without the book. "Is the score above x?" is (x, x + 1). A stop raises
+        RuntimeError, never a guess."""
+    def book_positions(self, plies: int) -> List[str]:
+        """The positions of an opening book of depth plies on this board, as move strings."""
+    def write_book(
+        self, path: Union[str, "os.PathLike[str]"], plies: int, scores: Iterable[Tuple[str, int]]
+    ) -> None:
+        """Writes the book of depth plies made of (move string, exact score) pairs covering
+        exactly book_positions(plies): the file `fourfold book build` writes."""
     def stop(self) -> None:
         """Stops the solves in progress (RuntimeError), or else the next one."""
     @property

@@ -1,0 +1,160 @@
+"""Tests of fourfold.distributed on LocalClusters: the distributed solve equals the direct one,
+survives a worker killed mid-task and a restarted driver, and the distributed book equals the
+library's own."""
+
+import os
+import pathlib
+import signal
+import threading
+import time
+
+import pytest
+
+import fourfold
+
+distributed = pytest.importorskip("dask.distributed")
+from fourfold.distributed import (  # noqa: E402
+    build_book_distributed,
+    solve_distributed,
+)
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+
+
+def first_case(name):
+    with open(DATA / name) as f:
+        moves, score = f.readline().split()
+    return moves, int(score)
+
+
+def direct(moves, board):
+    return fourfold.Solver(table_mib=16, threads=1, board=board, book=None).solve(moves)
+
+
+@pytest.fixture(scope="module")
+def client():
+    # Two single-thread workers in this process (threads, not processes): quick to start.
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as cluster, distributed.Client(cluster) as c:
+        yield c
+
+
+@pytest.mark.parametrize("board", ["5x5", "6x5", "5x4"])
+def test_empty_small_boards_equal_the_direct_solve(client, board):
+    want = direct("", board)
+    got = solve_distributed(client, "", board, table_mib=16)
+    assert (got.score, got.best_move) == (want.score, want.best_move)
+    # Tasks did the searching.
+    assert got.tasks > 1 and got.nodes > 0
+
+
+def test_a_mid_game_7x6_position_equals_the_test_set(client):
+    moves, score = first_case("Test_L2_R2")
+    got = solve_distributed(client, moves, "7x6", table_mib=16)
+    assert got.score == score
+    assert got.best_move == direct(moves, "7x6").best_move
+    assert got.tasks > 1
+
+
+def test_split_depths_and_positions_decided_at_once(client):
+    moves, score = first_case("Test_L2_R1")
+    for split in (0, 1, 3):
+        got = solve_distributed(client, moves, "7x6", split_plies=split, table_mib=16)
+        assert got.score == score, split
+        assert got.best_move == direct(moves, "7x6").best_move, split
+    # A win at once: answered without a task.
+    want = direct("121212", "7x6")
+    got = solve_distributed(client, "121212", "7x6", split_plies=2)
+    assert (got.score, got.best_move, got.tasks) == (want.score, want.best_move, 0)
+    with pytest.raises(ValueError):
+        solve_distributed(client, "448", "7x6")
+    with pytest.raises(ValueError):
+        solve_distributed(client, "", "3x3")
+
+
+def test_a_restarted_driver_reuses_the_journal(client, tmp_path):
+    journal = tmp_path / "solve.jsonl"
+    want = direct("", "6x5")
+    first = solve_distributed(client, "", "6x5", table_mib=16, journal=str(journal))
+    lines = journal.read_text().splitlines()
+    assert len(lines) == first.tasks > 0
+    # A crash in the middle of a write leaves a torn last line: it is skipped.
+    with open(journal, "a") as f:
+        f.write('{"board": "6x5", "moves": "4')
+    again = solve_distributed(client, "", "6x5", table_mib=16, journal=str(journal))
+    assert (again.score, again.best_move) == (want.score, want.best_move)
+    assert again.reused == first.tasks and again.tasks == 0
+    # A journal of half the tasks: the rest is searched again, the answer is the same.
+    journal.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+    half = solve_distributed(client, "", "6x5", table_mib=16, journal=str(journal))
+    assert (half.score, half.best_move) == (want.score, want.best_move)
+    assert half.reused == len(lines) // 2 and 0 < half.tasks
+
+
+def test_the_distributed_book_equals_the_librarys(client, tmp_path):
+    path = tmp_path / "5x4-4.book"
+    n = build_book_distributed(client, 4, str(path), board="5x4", table_mib=16, batch=10)
+    local = fourfold.Solver(table_mib=16, threads=1, board="5x4", book=None)
+    assert n == len(local.book_positions(4))
+    # The library's own build of the same plies, through its command when it is built.
+    cli = ROOT / "target" / "release" / "fourfold"
+    if cli.exists():
+        import subprocess
+
+        own = tmp_path / "own.book"
+        r = subprocess.run(
+            [str(cli), "book", "build", "--board", "5x4", "--plies", "4", "--out", str(own), "-q"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if r.returncode == 0:
+            assert path.read_bytes() == own.read_bytes()
+    # Either way: the book answers every position of fewer stones as the search does.
+    booked = fourfold.Solver(table_mib=16, threads=1, board="5x4", book=str(path))
+    assert booked.book_plies == 4
+    for plies in range(4):
+        for m in local.book_positions(plies):
+            a, b = booked.solve(m), local.solve(m)
+            assert a.source == "book"
+            assert (a.score, a.best_move) == (b.score, b.best_move), m
+
+
+@pytest.mark.skipif(os.name != "posix", reason="kills a worker process with SIGKILL")
+def test_a_worker_killed_mid_task_is_retried_and_the_answer_stays_exact():
+    # The 6x5 empty board split one ply down: a few tasks of about a second each.
+    want = direct("", "6x5")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster, distributed.Client(cluster) as c:
+        pids = c.run(os.getpid)
+        out = {}
+
+        def solve():
+            try:
+                out["r"] = solve_distributed(c, "", "6x5", split_plies=1, table_mib=16)
+            except BaseException as e:  # noqa: BLE001 -- reported below
+                out["e"] = e
+
+        t = threading.Thread(target=solve)
+        t.start()
+        # Wait for a task to be running on a worker, then kill that worker's process.
+        killed = None
+        deadline = time.monotonic() + 60
+        while killed is None and time.monotonic() < deadline and t.is_alive():
+            for addr, keys in c.processing().items():
+                if keys and addr in pids and t.is_alive():
+                    os.kill(pids[addr], signal.SIGKILL)
+                    killed = addr
+                    break
+            time.sleep(0.01)
+        t.join(300)
+        # Killed while the solve was waiting for a task of that worker.
+        assert killed is not None, "no task was seen running"
+        assert "e" not in out, out.get("e")
+        r = out["r"]
+        assert (r.score, r.best_move) == (want.score, want.best_move)
+        # The killed worker's process is gone (the nanny starts a new one).
+        assert pids[killed] not in c.run(os.getpid).values()
