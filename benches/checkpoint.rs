@@ -6,6 +6,7 @@
 //! node counts are exact and repeatable (the stop lands within a millisecond of half the
 //! fresh solve's nodes, so the halfway table varies a little from run to run); a 256 MiB
 //! table, the command's default on this machine. Prints a Markdown table per board.
+//! `FOURFOLD_CKPT_WORK=0,4,8` picks the thresholds (default 0, 4, 8, 10, ..., 20).
 
 use fourfold::{BoardSize, Engine, SolverBuilder};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,6 +34,10 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("ff-ckpt-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for b in boards {
+        let thresholds: Vec<u8> = match std::env::var("FOURFOLD_CKPT_WORK") {
+            Ok(v) => v.split(',').map(|t| t.trim().parse().unwrap()).collect(),
+            Err(_) => THRESHOLDS.to_vec(),
+        };
         let board: BoardSize = b.parse().unwrap();
         let fresh = engine(board).solve("").unwrap();
         let a = engine(board);
@@ -55,7 +60,7 @@ fn main() {
         );
         println!("| least work | entries | bytes | save ms | resumed nodes | stopped + resumed / fresh |");
         println!("|---|---|---|---|---|---|");
-        for t in THRESHOLDS {
+        for t in thresholds {
             let path = dir.join(format!("{b}-{t}.ckpt"));
             let clock = Instant::now();
             let saved = a.save_checkpoint_with(&path, t).unwrap();
