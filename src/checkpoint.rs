@@ -80,8 +80,9 @@ pub const VERSION: u16 = 1;
 pub const HEADER: usize = 32;
 /// Entries of at least this work (`floor(log2(nodes))`: 2^8 = 256 nodes) are saved by
 /// default: 1 to 2 % of a solve's entries (a file of 2 to 3 % of the table's bytes), and a
-/// 7 x 5 or 6 x 6 solve stopped halfway and resumed from them takes 1.5 % and 4.5 % more
-/// nodes than one never stopped (all entries: 0 %, 15 times the file; 14: 4 % and 11 %).
+/// 7 x 5, 6 x 6 or 6 x 7 solve stopped halfway and resumed from them takes 1.5 %, 4.5 % and
+/// 6.5 % more nodes than one never stopped (all entries: 0 to 1 %, 15 to 80 times the file;
+/// work 14: 4 % and 11 % on the two smaller boards).
 /// BENCHMARKS.md, "Checkpoints (issue 17)", has the whole measurement.
 pub const DEFAULT_MIN_WORK: u8 = 8;
 
