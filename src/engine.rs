@@ -18,6 +18,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::book::{self, Book, BookError, BookWord};
+use crate::checkpoint::{self, CheckpointError};
 use crate::outcome::Outcome;
 use crate::position::{ParseError, Position};
 use crate::solver::{
@@ -285,6 +286,9 @@ pub enum ErrorKind {
     Book(BookError),
     /// A search window that is empty (`alpha >= beta`).
     Window(String),
+    /// A checkpoint could not be written or loaded (I/O, another board, a corrupt or
+    /// truncated file).
+    Checkpoint(CheckpointError),
 }
 
 impl Error {
@@ -307,6 +311,7 @@ impl fmt::Display for Error {
             ErrorKind::Board(m) => f.write_str(m),
             ErrorKind::Book(e) => e.fmt(f),
             ErrorKind::Window(m) => f.write_str(m),
+            ErrorKind::Checkpoint(e) => e.fmt(f),
         }
     }
 }
@@ -328,6 +333,12 @@ impl From<Interrupted> for Error {
 impl From<BookError> for Error {
     fn from(e: BookError) -> Self {
         Error::new(ErrorKind::Book(e))
+    }
+}
+
+impl From<CheckpointError> for Error {
+    fn from(e: CheckpointError) -> Self {
+        Error::new(ErrorKind::Checkpoint(e))
     }
 }
 
@@ -832,6 +843,41 @@ impl Engine {
         dispatch!(self, s, _W, _H, {
             Ok(BookWord::book_verify(book, s, k, seed, on_progress)?)
         })
+    }
+
+    /// Writes the table's expensive entries (work at least
+    /// [`checkpoint::DEFAULT_MIN_WORK`]) to the checkpoint `path`, atomically (see
+    /// [`crate::checkpoint`]); returns the number of entries written. Callable from another
+    /// thread while a solve runs on this engine: it reads the shared table slot by slot.
+    pub fn save_checkpoint(&self, path: impl AsRef<std::path::Path>) -> Result<usize, Error> {
+        self.save_checkpoint_with(path, checkpoint::DEFAULT_MIN_WORK)
+            .map(|s| s.entries)
+    }
+
+    /// [`Engine::save_checkpoint`] keeping the entries of work at least `min_work`
+    /// (`floor(log2)` of their nodes), with the file's size.
+    pub fn save_checkpoint_with(
+        &self,
+        path: impl AsRef<std::path::Path>,
+        min_work: u8,
+    ) -> Result<checkpoint::Saved, Error> {
+        let b = self.board();
+        Ok(checkpoint::save(
+            self.table(),
+            b.width,
+            b.height,
+            min_work,
+            path,
+        )?)
+    }
+
+    /// Loads the checkpoint `path` into the table through its normal store (see
+    /// [`crate::checkpoint`]); returns the number of entries read. A file of another board,
+    /// a corrupt or a truncated file is an [`ErrorKind::Checkpoint`] error and stores
+    /// nothing. Callable while a solve runs on this engine.
+    pub fn load_checkpoint(&self, path: impl AsRef<std::path::Path>) -> Result<usize, Error> {
+        let b = self.board();
+        Ok(checkpoint::load(self.table(), b.width, b.height, path)?)
     }
 
     /// Positions per depth `0..=plies` of a book for this board (see

@@ -36,6 +36,8 @@
 //! - [`engine`]: [`Engine`], a solver of a board size chosen at run time that takes move
 //!   strings: the entry point of every front end.
 //! - [`book`]: the opening book: its file format, lookup and parallel build.
+//! - [`checkpoint`]: the checkpoint file of a long solve: the table's expensive entries,
+//!   written atomically and loaded back.
 //! - [`outcome`]: scores in words (who wins, on which move).
 //! - [`position`]: the bitboard, its exact key, mirror and move strings.
 //! - [`service`]: the request handler of `fourfold serve` (JSON lines and HTTP).
@@ -58,6 +60,7 @@
 
 pub mod bitboard;
 pub mod book;
+pub mod checkpoint;
 pub mod engine;
 mod ordering;
 pub mod outcome;
@@ -72,6 +75,7 @@ pub mod testset;
 
 pub use bitboard::Bitboard;
 pub use book::{Book, BookError};
+pub use checkpoint::CheckpointError;
 pub use engine::{BoardSize, Engine, Error, ErrorKind, PositionInfo};
 pub use outcome::{Outcome, Player};
 pub use position::{ParseError, ParseErrorKind, Position};
@@ -79,8 +83,7 @@ pub use search::Params;
 pub use solver::Source;
 pub use solver::MAX_THREADS;
 pub use solver::{
-    Analysis, Bounds, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step,
-    WindowResult,
+    Analysis, Bounds, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step, WindowResult,
     DEFAULT_TABLE_MIB,
 };
 pub use sync::StopFlag;

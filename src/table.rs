@@ -877,6 +877,99 @@ impl Table {
     pub fn clear(&self) {
         self.slots.clear();
     }
+
+    // Checkpoints (`crate::checkpoint`): reading every entry with its full key, and storing
+    // one back. Both go through the read and store paths above, never around them.
+
+    /// The smallest mixed key `h` whose bucket is `b`: the index functions of `locate` and
+    /// `locate_wide` give each bucket one interval of `h`, starting here.
+    fn bucket_start(&self, b: usize) -> u128 {
+        let (k, n) = (self.key_bits, self.buckets as u128);
+        if k <= 64 {
+            // b = floor(h * n / 2^k): the first h with h * n >= b * 2^k.
+            ((b as u128) << k).div_ceil(n)
+        } else {
+            // b = floor((h >> (k - 64)) * n / 2^64), in the two-word layout only.
+            ((b as u128) << 64).div_ceil(n) << (k - 64)
+        }
+    }
+
+    /// Calls `f(key, entry)` for every entry of work at least `min_work` that the table holds
+    /// as its slots are read, `key` being the entry's full key (below `2^key_bits`).
+    ///
+    /// The key is rebuilt from the slot's bucket and check bits (the bucket's interval of
+    /// mixed keys holds one value of those low bits, see the module docs), then checked the
+    /// way a probe checks it: the key's bucket must be this one and its check must match the
+    /// slot. So `f` gets `(key, entry)` only when a [`Table::probe`] of `key` reading the
+    /// same words would return `entry`: what this yields is what the table answers, no more.
+    /// Safe to call while searches store: each slot is read once, through the same loads as
+    /// a probe, and entries stored meanwhile may be seen or missed. A slot is one atomic
+    /// load (8 bytes, or 16 for a two-word slot), so what is read is always one whole write.
+    pub fn for_each_entry(&self, min_work: u8, mut f: impl FnMut(u128, Entry)) {
+        let k = self.key_bits;
+        for b in 0..self.buckets {
+            let first = b * SLOTS_PER_BUCKET;
+            let start = self.bucket_start(b);
+            // The one `h` of the bucket's interval whose low `bits` bits are `low`.
+            let rebuild = |low: u128, bits: u32| {
+                if k <= bits {
+                    low
+                } else {
+                    let m = (1u128 << bits) - 1;
+                    start.wrapping_add(low.wrapping_sub(start) & m)
+                }
+            };
+            if self.two_word {
+                // Pairs are indexed as `locate_wide` indexes them.
+                let first = b * WIDE_SLOTS_PER_BUCKET;
+                for j in 0..WIDE_SLOTS_PER_BUCKET {
+                    // One 16-byte load: the two words are one write's (module docs).
+                    let (w0, w1) = self.read_pair(first + j);
+                    let Some(e) = unpack(w1) else { continue };
+                    if e.work < min_work {
+                        continue;
+                    }
+                    // Word 0 is the mixed key's low 64 bits, word 1 carries the next check bits.
+                    let low = (check_of(w1) as u128) << 64 | w0 as u128;
+                    let h = rebuild(low, WIDE_CHECK_BITS);
+                    if h > key_mask_wide(k) {
+                        continue;
+                    }
+                    let key = unmix128(h, k);
+                    let (at, lo, hi) = self.locate_wide(key);
+                    if at == first && Self::pair_matches(w0, w1, lo, hi) {
+                        f(key, e);
+                    }
+                }
+            } else {
+                for j in 0..SLOTS_PER_BUCKET {
+                    // ORDERING: Relaxed, as in `probe_slot_narrow`: the word is the entry.
+                    let w = self.slots.get(first + j).load(Ordering::Relaxed);
+                    let Some(e) = unpack(w) else { continue };
+                    if e.work < min_work {
+                        continue;
+                    }
+                    let h = rebuild(check_of(w) as u128, CHECK_BITS);
+                    if h > key_mask(k) as u128 {
+                        continue;
+                    }
+                    let key = unmix(h as u64, k);
+                    if self.locate(key) == (first, check_of(w)) {
+                        f(key as u128, e);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stores `entry` (value, bound, move and work; not its generation: the entry gets the
+    /// current one) for `key` (below `2^key_bits`) through [`Table::store`], so it obeys the
+    /// same replacement rule as a search's store. Reloading checkpoints uses it.
+    pub fn insert(&self, key: u128, entry: &Entry) {
+        // `store` takes nodes and keeps floor(log2): 2^work gives back `work`.
+        let nodes = 1u64 << entry.work.min(MAX_WORK as u8);
+        self.store(key, entry.value, entry.bound, entry.best_move, nodes);
+    }
 }
 
 /// Marks of the positions some thread is searching right now, so that other threads can put
@@ -1556,5 +1649,33 @@ mod tests {
         t.clear();
         assert_eq!(t.fill(), 0.0);
         assert!(t.probe(42u64).is_none());
+    }
+
+    /// `for_each_entry` on a two-word table gives back every stored key of a bucket with
+    /// exactly what a probe of it reads (two keys sharing one bucket, on one bucket and on
+    /// many, on keys of 100 and 64 bits).
+    #[test]
+    fn for_each_entry_yields_each_two_word_entry_under_its_own_key() {
+        for (buckets, bits) in [(1usize, 100u32), (1 << 14, 100), (1 << 14, 64)] {
+            let t = Table::with_buckets(buckets, bits).unwrap();
+            assert_eq!(t.layout(), Layout::TwoWord);
+            let a = 5u128 << (bits - 10) | 3;
+            // A second key of the same bucket.
+            let b = (1..)
+                .map(|i: u128| a + (i << 40))
+                .find(|&k| t.locate_wide(k).0 == t.locate_wide(a).0)
+                .unwrap();
+            t.store(a, 1, Bound::Exact, Some(1), 1);
+            let mut all = Vec::new();
+            t.for_each_entry(0, |k, e| all.push((k, e.value)));
+            assert_eq!(all, vec![(a, 1)]);
+            t.store(b, 2, Bound::Upper, Some(2), 1);
+            let mut all = Vec::new();
+            t.for_each_entry(0, |k, e| all.push((k, e)));
+            all.sort_by_key(|(k, _)| *k);
+            let mut want = vec![(a, t.probe(a).unwrap()), (b, t.probe(b).unwrap())];
+            want.sort_by_key(|(k, _)| *k);
+            assert_eq!(all, want, "{buckets} {bits}");
+        }
     }
 }

@@ -53,6 +53,8 @@ pub struct BuildArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    checkpoint: crate::checkpoint::CheckpointArgs,
 }
 
 #[derive(Args)]
@@ -218,6 +220,7 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
             .threads(threads),
     )
     .map_err(|e| e.to_string())?;
+    let ckpt = a.checkpoint.start(&engine, a.quiet)?;
     let stop = engine.stop_flag();
     let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
     let _ = ctrlc::set_handler(move || {
@@ -237,6 +240,11 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
     let start = Instant::now();
     let first = std::sync::Mutex::new(None::<Progress>);
     let on_progress = |p: Progress| {
+        if p.phase == Phase::Verifying {
+            if let Some(c) = &ckpt {
+                c.pause();
+            }
+        }
         let mut f = first.lock().unwrap_or_else(|e| e.into_inner());
         if f.map_or(true, |f| f.phase != p.phase) {
             *f = Some(p);
@@ -273,8 +281,14 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
             journal.display()
         );
     }
-    let result = engine.build_book(&opts, &on_progress);
+    let result = match &ckpt {
+        Some(c) => c.during(|| engine.build_book(&opts, &on_progress)),
+        None => engine.build_book(&opts, &on_progress),
+    };
     bar.finish_and_clear();
+    if let Some(c) = &ckpt {
+        c.finish(if result.is_ok() { "built" } else { "stopped" });
+    }
     let book = match result {
         Ok(b) => b,
         Err(e) => {

@@ -4,10 +4,11 @@
 //! [`fourfold::Engine`] (on the board of `--board`), and formats what comes back (text, JSON,
 //! progress on stderr). One module per command: `solve` (solve and analyze), `bench`, `serve`
 //! (JSON lines, HTTP), `book`; `common` holds the options
-//! and helpers they share.
+//! and helpers they share, `checkpoint` the `--checkpoint` option of `solve` and `book build`.
 
 pub(crate) mod bench;
 pub(crate) mod book;
+pub(crate) mod checkpoint;
 pub(crate) mod common;
 pub(crate) mod http;
 pub(crate) mod serve;

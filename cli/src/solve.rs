@@ -52,6 +52,8 @@ pub struct SolveArgs {
     common: Common,
     #[command(flatten)]
     book: crate::book::BookArgs,
+    #[command(flatten)]
+    checkpoint: crate::checkpoint::CheckpointArgs,
 }
 
 /// Where a position came from, for error messages.
@@ -119,6 +121,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     crate::book::apply(&a.book, &mut solver)?;
     warn_threads(threads);
     let items = read_items(&a, &solver)?;
+    let ckpt = a.checkpoint.start(&solver, a.quiet)?;
     let stop = solver.stop_flag();
     let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
     let _ = ctrlc::set_handler(move || {
@@ -136,75 +139,90 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     let mut stopped = false;
     let mut timed_out = false;
     let mut write_error = None;
-    for group in items.chunks(chunk) {
-        if stopped || interrupted.load(Ordering::SeqCst) {
-            break;
-        }
-        let good: Vec<&CaseLine> = group.iter().filter_map(|i| i.line.as_ref().ok()).collect();
-        let mut results = if split {
-            let ps: Vec<&str> = good.iter().map(|c| c.moves.as_str()).collect();
-            solver.solve_many(&ps, a.weak).into_iter()
-        } else {
-            Vec::new().into_iter()
-        };
-        for item in group {
-            let case = match &item.line {
-                Ok(c) => c,
-                Err(e) => {
-                    eprintln!("{}: {e}", item.label);
-                    failed = true;
-                    continue;
-                }
-            };
-            let outcome = if a.analyze {
-                solver
-                    .analyze(&case.moves)
-                    .map(|an| print_analysis(&mut out, &a, case, &an))
+    let mut solve_all = || {
+        for group in items.chunks(chunk) {
+            if stopped || interrupted.load(Ordering::SeqCst) {
+                break;
+            }
+            let good: Vec<&CaseLine> = group.iter().filter_map(|i| i.line.as_ref().ok()).collect();
+            let mut results = if split {
+                let ps: Vec<&str> = good.iter().map(|c| c.moves.as_str()).collect();
+                solver.solve_many(&ps, a.weak).into_iter()
             } else {
-                let r = match results.next() {
-                    Some(r) => r,
-                    None if a.weak => solver.solve_weak(&case.moves),
-                    None => solver.solve(&case.moves),
-                };
-                r.map(|s| {
-                    let written = print_solution(&mut out, &a, case, &s);
-                    let exp = case.expected.map(|e| if a.weak { e.signum() } else { e });
-                    if exp.is_some_and(|e| e != s.score) {
-                        eprintln!(
-                            "{}: {}: score {} but the line expects {}",
-                            item.label,
-                            case.moves,
-                            s.score,
-                            exp.unwrap_or_default()
-                        );
-                        failed = true;
-                    }
-                    written
-                })
+                Vec::new().into_iter()
             };
-            match outcome {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => {
-                    write_error = Some(e);
-                    stopped = true;
-                    break;
-                }
-                Err(e) => {
-                    let ErrorKind::Interrupted(i) = e.kind() else {
+            for item in group {
+                let case = match &item.line {
+                    Ok(c) => c,
+                    Err(e) => {
                         eprintln!("{}: {e}", item.label);
                         failed = true;
                         continue;
+                    }
+                };
+                let outcome = if a.analyze {
+                    solver
+                        .analyze(&case.moves)
+                        .map(|an| print_analysis(&mut out, &a, case, &an))
+                } else {
+                    let r = match results.next() {
+                        Some(r) => r,
+                        None if a.weak => solver.solve_weak(&case.moves),
+                        None => solver.solve(&case.moves),
                     };
-                    let by_user = interrupted.load(Ordering::SeqCst);
-                    report_interrupt(&case.moves, i, by_user);
-                    timed_out |= !by_user;
-                    if by_user {
+                    r.map(|s| {
+                        let written = print_solution(&mut out, &a, case, &s);
+                        let exp = case.expected.map(|e| if a.weak { e.signum() } else { e });
+                        if exp.is_some_and(|e| e != s.score) {
+                            eprintln!(
+                                "{}: {}: score {} but the line expects {}",
+                                item.label,
+                                case.moves,
+                                s.score,
+                                exp.unwrap_or_default()
+                            );
+                            failed = true;
+                        }
+                        written
+                    })
+                };
+                match outcome {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => {
+                        write_error = Some(e);
                         stopped = true;
                         break;
+                    }
+                    Err(e) => {
+                        let ErrorKind::Interrupted(i) = e.kind() else {
+                            eprintln!("{}: {e}", item.label);
+                            failed = true;
+                            continue;
+                        };
+                        let by_user = interrupted.load(Ordering::SeqCst);
+                        report_interrupt(&case.moves, i, by_user);
+                        timed_out |= !by_user;
+                        if by_user {
+                            stopped = true;
+                            break;
+                        }
                     }
                 }
             }
         }
+    };
+    match &ckpt {
+        Some(c) => {
+            c.during(solve_all);
+            c.finish(if interrupted.load(Ordering::SeqCst) {
+                "interrupted"
+            } else if timed_out {
+                "time limit reached"
+            } else {
+                "done"
+            });
+        }
+        None => solve_all(),
     }
     if let Some(e) = write_error.or_else(|| out.flush().err()) {
         output_failed(e)?;
@@ -318,6 +336,7 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     let board = solver.board();
     let cells = board.cells() as i32;
     let pos = "";
+    let ckpt = a.checkpoint.start(&solver, a.quiet)?;
     let stop = solver.stop_flag();
     let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
     let _ = ctrlc::set_handler(move || {
@@ -372,10 +391,16 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
                 );
             }
         };
-        let r = if a.weak {
-            solver.solve_weak(pos)
-        } else {
-            solver.solve_with(pos, &mut on_step)
+        let mut solve = || {
+            if a.weak {
+                solver.solve_weak(pos)
+            } else {
+                solver.solve_with(pos, &mut on_step)
+            }
+        };
+        let r = match &ckpt {
+            Some(c) => c.during(solve),
+            None => solve(),
         };
         finished.store(true, Ordering::Relaxed);
         r
@@ -384,6 +409,13 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
         bar.finish_and_clear();
     }
     warn_pin(&solver);
+    if let Some(c) = &ckpt {
+        c.finish(match &result {
+            Ok(_) => "solved",
+            Err(_) if interrupted.load(Ordering::SeqCst) => "interrupted",
+            Err(_) => "time limit reached",
+        });
+    }
     let s = match result {
         Ok(s) => s,
         Err(e) => {

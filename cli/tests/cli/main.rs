@@ -4,6 +4,7 @@
 
 mod boards;
 mod book;
+mod checkpoint;
 mod cli;
 mod common;
 mod robustness;

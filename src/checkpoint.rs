@@ -1,0 +1,603 @@
+//! Checkpoints: a table's expensive entries in a file, so that a long solve survives a restart.
+//!
+//! This module owns the checkpoint file (its byte layout, checksum and validation), writing it
+//! atomically from a live [`Table`], and loading it back into a table. It never searches and
+//! never prints; [`crate::Engine::save_checkpoint`] and [`crate::Engine::load_checkpoint`] call
+//! it with the engine's table and board, and the command line decides when.
+//!
+//! # What is saved
+//!
+//! The entries whose stored work (`floor(log2)` of the nodes their search took, see
+//! [`crate::table`]) is at least a threshold, [`DEFAULT_MIN_WORK`] unless the caller asks
+//! otherwise: a whole-board solve leaves tens of millions of entries, nearly all of them
+//! cheap to find again, and the few expensive ones hold nearly all of its work.
+//! BENCHMARKS.md ("Checkpoints (issue 17)") measures entries kept, file size and the nodes a
+//! resumed solve saves for several thresholds.
+//!
+//! Each entry is saved with its full key ([`Table::for_each_entry`] rebuilds it from the slot
+//! and checks it the way a probe does) and loaded back through [`Table::insert`], the table's
+//! normal store: a loaded entry meets the same replacement rule and the same exact-key check
+//! as any other, so it can be lost but never answer for another position. Entries are true
+//! bounds of their positions' scores whatever search or generation wrote them (an interrupted
+//! search stores nothing), so entries of an interrupted solve are as good as any.
+//!
+//! # Saving while searches run
+//!
+//! [`save`] may run while other threads search on the same table. It reads each slot once
+//! through the probe's own loads and checks ([`Table::for_each_entry`]); what a checkpoint
+//! holds for a key is what a probe of that key would have read from the table at that moment,
+//! so it inherits the table's guarantee and adds no risk of its own: every slot, of one word or
+//! two, is read in one atomic load, so it is always one whole write. Entries stored or replaced during the scan may
+//! be in it or not: a checkpoint is a set of true facts, not a snapshot, and needs to be no
+//! more, since every entry is a true bound whatever else the table held with it.
+//!
+//! # File layout (version 1)
+//!
+//! All integers little-endian. `n` is the number of entries, `k` the key bytes: 8 when the
+//! board's keys fit 64 bits, else 16.
+//!
+//! | offset | bytes        | field                                                        |
+//! |--------|--------------|--------------------------------------------------------------|
+//! | 0      | 8            | magic `FOURCKPT`                                             |
+//! | 8      | 2            | format version, `u16` = 1                                    |
+//! | 10     | 1            | board width `W`                                              |
+//! | 11     | 1            | board height `H`                                             |
+//! | 12     | 1            | key bits, `W * (H + 1)`                                      |
+//! | 13     | 1            | the threshold the file was written with (least work kept)    |
+//! | 14     | 2            | zero                                                         |
+//! | 16     | 8            | `n`, `u64`                                                   |
+//! | 24     | 8            | checksum (below) of bytes `0..24` then `32..`                |
+//! | 32     | `n (k + 4)`  | entries: key (`k` bytes), then value (`i8`), bound (1 upper, |
+//! |        |              | 2 lower, 3 exact), best column plus one (0: none), work      |
+//!
+//! The checksum is FNV-1a 64 taken over 8-byte little-endian words (the last partial word
+//! byte by byte): each step `h = (h ^ word) * p` is a bijection of `h`, so a change to any
+//! one word (a flipped bit, a torn sector's worth of one word) always changes the checksum.
+//!
+//! Loading refuses, with a [`CheckpointError`] naming the file and the reason, and before
+//! storing anything: a file shorter than its header says (truncated), longer (trailing
+//! bytes), another magic or version, another board, a checksum that does not match, and any
+//! entry whose key, value, bound, column or work is out of range.
+//!
+//! # Writing atomically
+//!
+//! [`save`] writes `FILE.tmp`, flushes it to the disk (`fsync`), renames it over `FILE` and
+//! flushes the directory, so a crash (`kill -9`, power loss) at any moment leaves either the
+//! previous checkpoint or the new one, whole, at `FILE`.
+
+use crate::table::{Bound, Entry, Table, MAX_WORK};
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The file's magic bytes.
+pub const MAGIC: [u8; 8] = *b"FOURCKPT";
+/// The format version this build reads and writes.
+pub const VERSION: u16 = 1;
+/// The header's size in bytes.
+pub const HEADER: usize = 32;
+/// Entries of at least this work (`floor(log2(nodes))`: 2^8 = 256 nodes) are saved by
+/// default: 1 to 2 % of a solve's entries (a file of 2 to 3 % of the table's bytes), and a
+/// 7 x 5, 6 x 6 or 6 x 7 solve stopped halfway and resumed from them takes 1.5 %, 4.5 % and
+/// 6.5 % more nodes than one never stopped (all entries: 0 to 1 %, 15 to 80 times the file;
+/// work 14: 4 % and 11 % on the two smaller boards).
+/// BENCHMARKS.md, "Checkpoints (issue 17)", has the whole measurement.
+pub const DEFAULT_MIN_WORK: u8 = 8;
+
+/// Why a checkpoint could not be written or loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CheckpointError {
+    /// Reading or writing a file failed.
+    Io(String),
+    /// The file is shorter than its header says.
+    Truncated(String),
+    /// The file is damaged: checksum, trailing bytes or an entry out of range.
+    Corrupt(String),
+    /// Not a checkpoint of this format (magic, version).
+    Format(String),
+    /// The checkpoint is for another board size.
+    WrongBoard(String),
+}
+
+impl fmt::Display for CheckpointError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CheckpointError::Io(m)
+            | CheckpointError::Truncated(m)
+            | CheckpointError::Corrupt(m)
+            | CheckpointError::Format(m)
+            | CheckpointError::WrongBoard(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for CheckpointError {}
+
+/// What [`save`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Saved {
+    /// Entries in the file.
+    pub entries: usize,
+    /// The file's size in bytes.
+    pub bytes: u64,
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// FNV-1a 64 over 8-byte little-endian words, the tail byte by byte (see the module docs).
+fn checksum(mut h: u64, bytes: &[u8]) -> u64 {
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        h = h.wrapping_mul(FNV_PRIME);
+    }
+    for &b in words.remainder() {
+        h ^= b as u64;
+        h = h.wrapping_mul(FNV_PRIME);
+    }
+    h
+}
+
+/// The checksum of a whole file: header bytes `0..24`, then the body.
+fn file_checksum(header: &[u8], body: &[u8]) -> u64 {
+    checksum(checksum(FNV_OFFSET, &header[..24]), body)
+}
+
+/// Bytes of one key in a file for keys of `key_bits` bits.
+fn key_bytes(key_bits: u32) -> usize {
+    if key_bits <= 64 {
+        8
+    } else {
+        16
+    }
+}
+
+fn io_err(what: &str, path: &Path, e: std::io::Error) -> CheckpointError {
+    CheckpointError::Io(format!("cannot {what} checkpoint {}: {e}", path.display()))
+}
+
+/// `FILE.tmp` next to `FILE`.
+pub fn temp_path(path: &Path) -> PathBuf {
+    let mut t = path.as_os_str().to_owned();
+    t.push(".tmp");
+    PathBuf::from(t)
+}
+
+fn encode(e: &Entry) -> [u8; 4] {
+    [
+        e.value as i8 as u8,
+        e.bound as u8,
+        e.best_move.map_or(0, |m| m + 1),
+        e.work,
+    ]
+}
+
+/// The file form of the entries of `table` (a `width` x `height` board) of work at least
+/// `min_work`.
+pub fn to_bytes(table: &Table, width: usize, height: usize, min_work: u8) -> Vec<u8> {
+    let bits = table.key_bits();
+    let kb = key_bytes(bits);
+    let mut b = vec![0u8; HEADER];
+    let mut n = 0u64;
+    table.for_each_entry(min_work, |key, e| {
+        b.extend_from_slice(&key.to_le_bytes()[..kb]);
+        b.extend_from_slice(&encode(&e));
+        n += 1;
+    });
+    b[..8].copy_from_slice(&MAGIC);
+    b[8..10].copy_from_slice(&VERSION.to_le_bytes());
+    b[10] = width as u8;
+    b[11] = height as u8;
+    b[12] = bits as u8;
+    b[13] = min_work;
+    b[16..24].copy_from_slice(&n.to_le_bytes());
+    let (head, body) = b.split_at(HEADER);
+    let sum = file_checksum(head, body);
+    b[24..32].copy_from_slice(&sum.to_le_bytes());
+    b
+}
+
+/// Writes the entries of `table` (a `width` x `height` board) of work at least `min_work` to
+/// `path`, atomically (see the module docs). Safe while searches run on `table`.
+pub fn save(
+    table: &Table,
+    width: usize,
+    height: usize,
+    min_work: u8,
+    path: impl AsRef<Path>,
+) -> Result<Saved, CheckpointError> {
+    let path = path.as_ref();
+    let bytes = to_bytes(table, width, height, min_work);
+    let entries = (bytes.len() - HEADER) / (key_bytes(table.key_bits()) + 4);
+    let tmp = temp_path(path);
+    let mut f = std::fs::File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
+    f.write_all(&bytes)
+        .and_then(|()| f.sync_all())
+        .map_err(|e| io_err("write", &tmp, e))?;
+    drop(f);
+    std::fs::rename(&tmp, path).map_err(|e| io_err("write", path, e))?;
+    sync_dir(path).map_err(|e| io_err("write", path, e))?;
+    Ok(Saved {
+        entries,
+        bytes: bytes.len() as u64,
+    })
+}
+
+/// Flushes the directory holding `path`, so that the rename into it is on the disk.
+fn sync_dir(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        std::fs::File::open(dir)?.sync_all()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        Ok(())
+    }
+}
+
+/// The entries of a checkpoint file's bytes for a `width` x `height` board with keys of
+/// `key_bits` bits, every check of the module docs passed; `name` names the file in errors.
+pub fn parse(
+    b: &[u8],
+    width: usize,
+    height: usize,
+    key_bits: u32,
+    name: &str,
+) -> Result<Vec<(u128, Entry)>, CheckpointError> {
+    let truncated_header = || {
+        CheckpointError::Truncated(format!(
+            "checkpoint {name} is truncated: {} bytes, shorter than its {HEADER}-byte header",
+            b.len()
+        ))
+    };
+    if b.len() < 8 && MAGIC.starts_with(b) {
+        return Err(truncated_header());
+    }
+    if b.len() < 8 || b[..8] != MAGIC {
+        return Err(CheckpointError::Format(format!(
+            "{name} is not a fourfold checkpoint (bad magic bytes)"
+        )));
+    }
+    if b.len() < HEADER {
+        return Err(truncated_header());
+    }
+    let version = u16::from_le_bytes([b[8], b[9]]);
+    if version != VERSION {
+        return Err(CheckpointError::Format(format!(
+            "checkpoint {name} has format version {version}; this build reads version {VERSION}"
+        )));
+    }
+    let (w, h) = (b[10] as usize, b[11] as usize);
+    if (w, h) != (width, height) {
+        return Err(CheckpointError::WrongBoard(format!(
+            "checkpoint {name} is for the {w}x{h} board, not {width}x{height}"
+        )));
+    }
+    if b[12] as u32 != key_bits || b[14..16] != [0, 0] {
+        return Err(CheckpointError::Corrupt(format!(
+            "checkpoint {name} is corrupt: its header is malformed"
+        )));
+    }
+    let kb = key_bytes(key_bits);
+    let n = u64::from_le_bytes(b[16..24].try_into().expect("8 bytes"));
+    let expected = n
+        .checked_mul(kb as u64 + 4)
+        .and_then(|x| x.checked_add(HEADER as u64));
+    let found = b.len() as u64;
+    match expected {
+        Some(e) if found < e => {
+            return Err(CheckpointError::Truncated(format!(
+                "checkpoint {name} is truncated: {found} bytes where its header calls for {e}"
+            )))
+        }
+        Some(e) if found > e => {
+            return Err(CheckpointError::Corrupt(format!(
+                "checkpoint {name} is corrupt: {} bytes after its last entry",
+                found - e
+            )))
+        }
+        Some(_) => {}
+        None => {
+            return Err(CheckpointError::Truncated(format!(
+                "checkpoint {name} is truncated: its header calls for {n} entries"
+            )))
+        }
+    }
+    let stored = u64::from_le_bytes(b[24..32].try_into().expect("8 bytes"));
+    let computed = file_checksum(&b[..HEADER], &b[HEADER..]);
+    if stored != computed {
+        return Err(CheckpointError::Corrupt(format!(
+            "checkpoint {name} is corrupt: checksum {computed:#018x} does not match the stored \
+             {stored:#018x}"
+        )));
+    }
+    let mut entries = Vec::with_capacity(n as usize);
+    for (i, r) in b[HEADER..].chunks_exact(kb + 4).enumerate() {
+        let mut key = [0u8; 16];
+        key[..kb].copy_from_slice(&r[..kb]);
+        let key = u128::from_le_bytes(key);
+        let [value, bound, mv, work] = [r[kb], r[kb + 1], r[kb + 2], r[kb + 3]];
+        let value = value as i8 as i32;
+        let bound = match bound {
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
+            _ => None,
+        };
+        let in_range = key_bits >= 128 || key >> key_bits == 0;
+        // The table's value field holds -64..=63 (see `crate::table`).
+        match bound {
+            Some(bound)
+                if in_range
+                    && (-64..64).contains(&value)
+                    && (mv as usize) <= width
+                    && work as u32 <= MAX_WORK =>
+            {
+                entries.push((
+                    key,
+                    Entry {
+                        value,
+                        bound,
+                        best_move: mv.checked_sub(1),
+                        work,
+                        generation: 0,
+                    },
+                ))
+            }
+            _ => {
+                return Err(CheckpointError::Corrupt(format!(
+                    "checkpoint {name} is corrupt: entry {} is out of range",
+                    i + 1
+                )))
+            }
+        }
+    }
+    Ok(entries)
+}
+
+/// Loads the checkpoint at `path` into `table` (a `width` x `height` board) through the
+/// table's normal store, cheapest entries first (so that, in a table smaller than the one it
+/// was written from, a full bucket keeps the most expensive); returns the number of entries
+/// read. Nothing is stored unless the whole file passes every check. Safe while searches run
+/// on `table`.
+pub fn load(
+    table: &Table,
+    width: usize,
+    height: usize,
+    path: impl AsRef<Path>,
+) -> Result<usize, CheckpointError> {
+    let path = path.as_ref();
+    let bytes = std::fs::read(path).map_err(|e| io_err("read", path, e))?;
+    let mut entries = parse(
+        &bytes,
+        width,
+        height,
+        table.key_bits(),
+        &path.display().to_string(),
+    )?;
+    entries.sort_by_key(|(_, e)| e.work);
+    for (key, e) in &entries {
+        table.insert(*key, e);
+    }
+    Ok(entries.len())
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::table::Layout;
+    use std::collections::HashMap;
+
+    fn rng(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// A table of `buckets` buckets for `bits`-bit keys, given `keys` random keys with entries
+    /// of work 0..=20 (more keys than slots lets replacement run); returns the table and what
+    /// a probe reads for each key it holds.
+    fn filled(buckets: usize, keys: usize, bits: u32, seed: u64) -> (Table, HashMap<u128, Entry>) {
+        let t = Table::with_buckets(buckets, bits).unwrap();
+        let mask = if bits >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << bits) - 1
+        };
+        let mut s = seed;
+        let mut stored = Vec::new();
+        for i in 0..keys {
+            let key = ((rng(&mut s) as u128) << 64 | rng(&mut s) as u128) & mask;
+            let work = 1u64 << (i % 21);
+            let mv = (i % 5 != 0).then_some((i % 7) as u8);
+            let bound = [Bound::Upper, Bound::Lower, Bound::Exact][i % 3];
+            t.store(key, (i % 41) as i32 - 20, bound, mv, work);
+            stored.push(key);
+        }
+        let held = stored
+            .into_iter()
+            .filter_map(|k| t.probe(k).map(|e| (k, e)))
+            .collect();
+        (t, held)
+    }
+
+    fn same_fields(a: &Entry, b: &Entry) -> bool {
+        (a.value, a.bound, a.best_move, a.work) == (b.value, b.bound, b.best_move, b.work)
+    }
+
+    /// One-word and two-word tables (64-bit keys in a small table, 100- and 126-bit keys):
+    /// `for_each_entry` yields exactly the stored keys a probe finds, with the probe's entry;
+    /// the file of those of work >= 8 parses back to them, and loading it into a fresh table
+    /// makes a probe of each key return its fields (into a smaller one: of the keys kept).
+    #[test]
+    fn entries_round_trip_with_their_full_keys() {
+        for (buckets, bits, layout) in [
+            (1000usize, 49u32, Layout::OneWord),
+            (300, 20, Layout::OneWord),
+            (1000, 64, Layout::TwoWord),
+            (1000, 100, Layout::TwoWord),
+            (1usize << 22, 126, Layout::TwoWord),
+        ] {
+            // 2^22 buckets for 126 bits is 256 MiB of address space, touched sparsely: only
+            // a few keys.
+            let keys = if bits == 126 { 2000 } else { buckets * 10 };
+            let (t, held) = filled(buckets, keys, bits, 17 + bits as u64);
+            assert_eq!(t.layout(), layout, "{bits}");
+            let mut seen = HashMap::new();
+            t.for_each_entry(0, |k, e| {
+                assert!(seen.insert(k, e).is_none(), "{bits}: key {k:#x} twice");
+            });
+            assert_eq!(seen.len(), held.len(), "{bits}");
+            for (k, e) in &held {
+                assert_eq!(seen.get(k), Some(e), "{bits}: {k:#x}");
+            }
+            let bytes = to_bytes(&t, 7, 6, 8);
+            let parsed = parse(&bytes, 7, 6, bits, "x").unwrap();
+            let want: HashMap<u128, Entry> = held
+                .iter()
+                .filter(|(_, e)| e.work >= 8)
+                .map(|(k, e)| (*k, *e))
+                .collect();
+            assert!(want.len() > 10 && want.len() < held.len(), "{bits}");
+            assert_eq!(parsed.len(), want.len(), "{bits}");
+            // A table of the same size holds every one of them again (they were all in the
+            // same buckets at once); a smaller one (where it can be built) keeps some, each
+            // exactly.
+            let fresh = Table::with_buckets(buckets, bits).unwrap();
+            let smaller = Table::with_buckets(buckets / 2, bits).ok();
+            for (k, e) in &parsed {
+                assert!(same_fields(e, &want[k]), "{bits}: {k:#x}");
+                fresh.insert(*k, e);
+                if let Some(s) = &smaller {
+                    s.insert(*k, e);
+                }
+            }
+            for (k, e) in &want {
+                let got = fresh.probe(*k).expect("a loaded entry");
+                assert!(same_fields(&got, e), "{bits}: {k:#x}");
+                if let Some(got) = smaller.as_ref().and_then(|s| s.probe(*k)) {
+                    assert!(same_fields(&got, e), "{bits}: {k:#x}");
+                }
+            }
+        }
+    }
+
+    fn small_file() -> Vec<u8> {
+        let (t, _) = filled(64, 640, 49, 5);
+        let b = to_bytes(&t, 7, 6, 4);
+        assert!(b.len() > HEADER + 100);
+        b
+    }
+
+    /// Every single-byte change anywhere in a file is refused (the header's fields by their
+    /// checks, the rest by the checksum), and so is every shorter prefix of it.
+    #[test]
+    fn any_flipped_byte_or_truncation_is_refused() {
+        let b = small_file();
+        assert!(parse(&b, 7, 6, 49, "f").is_ok());
+        for i in 0..b.len() {
+            for flip in [0x01u8, 0x80, 0xff] {
+                let mut c = b.clone();
+                c[i] ^= flip;
+                assert!(parse(&c, 7, 6, 49, "f").is_err(), "byte {i} ^ {flip:#x}");
+            }
+        }
+        for len in 0..b.len() {
+            let e = parse(&b[..len], 7, 6, 49, "f").unwrap_err();
+            assert!(matches!(e, CheckpointError::Truncated(_)), "{len}: {e}");
+            assert!(e.to_string().contains("truncated"), "{e}");
+        }
+        let mut longer = b.clone();
+        longer.push(0);
+        let e = parse(&longer, 7, 6, 49, "f").unwrap_err();
+        assert!(matches!(e, CheckpointError::Corrupt(_)), "{e}");
+    }
+
+    #[test]
+    fn another_board_or_format_is_named() {
+        let b = small_file();
+        let e = parse(&b, 6, 7, 49, "f").unwrap_err();
+        assert!(matches!(e, CheckpointError::WrongBoard(_)), "{e}");
+        assert!(
+            e.to_string().contains("7x6") && e.to_string().contains("6x7"),
+            "{e}"
+        );
+        let e = parse(
+            b"FOURBOOK and more bytes than a header needs.....",
+            7,
+            6,
+            49,
+            "f",
+        );
+        assert!(matches!(e, Err(CheckpointError::Format(_))), "{e:?}");
+        let mut v = b.clone();
+        v[8] = 2;
+        let e = parse(&v, 7, 6, 49, "f").unwrap_err();
+        assert!(e.to_string().contains("version 2"), "{e}");
+    }
+
+    /// An entry out of range under a valid checksum (a file written by something else) is
+    /// refused too, and loading stores nothing then.
+    #[test]
+    fn entries_out_of_range_are_refused_even_with_a_good_checksum() {
+        let b = small_file();
+        // The first entry's fields: key 0..8, value 8, bound 9, move 10, work 11.
+        for (at, bad) in [
+            (9usize, 0u8),
+            (9, 4),
+            (10, 9),
+            (11, 64),
+            (8, 100),
+            (6, 0x02),
+        ] {
+            let mut c = b.clone();
+            c[HEADER + at] = bad;
+            let (head, body) = c.split_at(HEADER);
+            let sum = file_checksum(head, body);
+            c[24..32].copy_from_slice(&sum.to_le_bytes());
+            let e = parse(&c, 7, 6, 49, "f").unwrap_err();
+            assert!(
+                e.to_string().contains("entry 1 is out of range"),
+                "{at}: {e}"
+            );
+            let dir = std::env::temp_dir().join(format!("ff-ckpt-range-{}", std::process::id()));
+            std::fs::write(&dir, &c).unwrap();
+            let t = Table::with_buckets(64, 49).unwrap();
+            assert!(load(&t, 7, 6, &dir).is_err());
+            let _ = std::fs::remove_file(&dir);
+            let mut any = false;
+            t.for_each_entry(0, |_, _| any = true);
+            assert!(!any, "nothing stored from a refused file");
+        }
+    }
+
+    /// `save` writes the file whole through `FILE.tmp` and leaves no temporary behind;
+    /// `load` reads it back; a missing file is an I/O error naming it.
+    #[test]
+    fn save_and_load_a_file() {
+        let (t, held) = filled(256, 2560, 49, 9);
+        let dir = std::env::temp_dir().join(format!("ff-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.ckpt");
+        let saved = save(&t, 7, 6, 0, &path).unwrap();
+        assert_eq!(saved.entries, held.len());
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), saved.bytes);
+        assert!(!temp_path(&path).exists());
+        let fresh = Table::with_buckets(256, 49).unwrap();
+        assert_eq!(load(&fresh, 7, 6, &path).unwrap(), held.len());
+        for (k, e) in &held {
+            assert!(same_fields(&fresh.probe(*k).unwrap(), e));
+        }
+        let e = load(&fresh, 7, 6, dir.join("missing")).unwrap_err();
+        assert!(matches!(e, CheckpointError::Io(_)) && e.to_string().contains("missing"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
