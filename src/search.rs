@@ -63,7 +63,8 @@ pub struct Params {
     /// centre-first order after.
     pub threat_order_below: u32,
     /// Extra weight in the threat score (see `ordering::threat_score`): bit 0 threats on
-    /// the mover's rows, bit 1 threats playable at once.
+    /// the mover's rows, bit 1 threats playable at once, bit 2 weighted low useful threats
+    /// instead of the plain count.
     pub threat_bonus: u32,
     /// ETC (probing the children) on odd plies while fewer than this many stones are down.
     pub etc_below: u32,
@@ -309,7 +310,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         };
         let start = self.nodes;
         let alpha0 = w.alpha;
-        let found = self.children(pos, next, key, probe.tt_move, w);
+        let found = self.children(pos, next, opp_threats, key, probe.tt_move, w);
         if self.aborted {
             return Ok(0);
         }
@@ -450,6 +451,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         &mut self,
         pos: &Position<W, H, B>,
         next: B,
+        opp_threats: B,
         key: B,
         tt_move: Option<u8>,
         w: &mut Ab,
@@ -480,7 +482,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             }
         }
         if found.cutoff.is_none() && !self.aborted {
-            let list = self.order(pos, next & !first, w);
+            let list = self.order(pos, next & !first, opp_threats, w);
             // The first child is never put off: someone must search it.
             let keep = usize::from(first == B::ZERO);
             self.child_loop(pos, list.as_slice(), keep, busy, w, &mut found);
@@ -498,7 +500,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// quickly); after, centre first. Starts loading the buckets of children that will probe
     /// the table.
     #[inline(always)]
-    fn order(&self, pos: &Position<W, H, B>, rest: B, w: &Ab) -> MoveList<W, B> {
+    fn order(&self, pos: &Position<W, H, B>, rest: B, opp_threats: B, w: &Ab) -> MoveList<W, B> {
         let moves = pos.moves();
         let empty = Self::CELLS as u32 - moves;
         let mut list = MoveList::<W, B>::new();
@@ -535,7 +537,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 self.shared.table.prefetch(pos.after(mv).key());
             }
             let score = if threats && bonus != 0 {
-                threat_score(pos, mv, bonus)
+                threat_score(pos, mv, bonus, opp_threats)
             } else {
                 scores[k]
             };
