@@ -79,20 +79,39 @@ impl<const W: usize, B: Bitboard> MoveList<W, B> {
     }
 }
 
+/// Weights of [`threat_score`]'s bit 2 (low threats): per useful threat, per one right above
+/// a playable cell, per one two cells above. Tenths, so that the weights stay integers.
+pub(crate) const LOW_THREAT_WEIGHTS: [u32; 3] = [3, 12, 5];
+
 /// The threat score of playing `mv` for the player to move: how many empty cells would then
 /// complete a four for them, plus (per `bonus`, a bit set) bit 0: the threats on rows of the
 /// mover's parity again (odd rows counted from 1 for the first player, even rows for the
 /// second: the rows Allis' zugzwang rules favour), bit 1: the threats playable at once
-/// again (the opponent must answer them).
+/// again (the opponent must answer them). Bit 2 replaces the count by weighted low threats
+/// ([`LOW_THREAT_WEIGHTS`]): only useful threats count (not right above a cell in
+/// `opp_threats`, the opponent's winning cells, which the opponent would fill first), and
+/// more the nearer they are to being playable: one right above a playable cell keeps the
+/// opponent out of that column.
 #[inline]
 pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
     pos: &Position<W, H, B>,
     mv: B,
     bonus: u32,
+    opp_threats: B,
 ) -> i32 {
     let mask = pos.mask() | mv;
     let threats = winning_cells::<W, H, B>(pos.current() | mv, mask);
-    let mut score = threats.count_ones();
+    let mut score = if bonus & 4 != 0 {
+        let useful = threats & !(opp_threats << 1);
+        let board = Position::<W, H, B>::board();
+        let above = (((mask + Position::<W, H, B>::bottom()) & board) << 1) & board;
+        let [all, near, next] = LOW_THREAT_WEIGHTS;
+        all * useful.count_ones()
+            + near * (useful & above).count_ones()
+            + next * (useful & (above << 1)).count_ones()
+    } else {
+        threats.count_ones()
+    };
     if bonus & 1 != 0 {
         let good_rows = if pos.moves() % 2 == 0 {
             Position::<W, H, B>::even_rows()

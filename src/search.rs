@@ -51,7 +51,7 @@ use crate::bitboard::Bitboard;
 use crate::ordering::{column_order, threat_score, threat_scores, MoveList};
 use crate::position::{has_four, winning_cells, Position};
 use crate::sync::{AtomicU64, Ordering};
-use crate::table::{Bound, InProgress, Table};
+use crate::table::{Bound, InProgress, Slot, Table};
 use crate::StopFlag;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -63,7 +63,8 @@ pub struct Params {
     /// centre-first order after.
     pub threat_order_below: u32,
     /// Extra weight in the threat score (see `ordering::threat_score`): bit 0 threats on
-    /// the mover's rows, bit 1 threats playable at once.
+    /// the mover's rows, bit 1 threats playable at once, bit 2 weighted low useful threats
+    /// instead of the plain count.
     pub threat_bonus: u32,
     /// ETC (probing the children) on odd plies while fewer than this many stones are down.
     pub etc_below: u32,
@@ -158,6 +159,59 @@ pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64
     _word: std::marker::PhantomData<B>,
 }
 
+/// The alpha-beta window of a node being searched.
+#[derive(Clone, Copy, Debug)]
+struct Ab {
+    alpha: i32,
+    beta: i32,
+}
+
+impl Ab {
+    /// Raises `alpha` to a proven lower bound `v` of the score; `Err(alpha)` when that
+    /// closes the window (the node fails high with `v`).
+    #[inline(always)]
+    fn raise(&mut self, v: i32) -> Result<(), i32> {
+        if v > self.alpha {
+            self.alpha = v;
+            if self.alpha >= self.beta {
+                return Err(self.alpha);
+            }
+        }
+        Ok(())
+    }
+
+    /// Lowers `beta` to a proven upper bound `v` of the score; `Err(beta)` when that closes
+    /// the window (the node fails low with `v`).
+    #[inline(always)]
+    fn lower(&mut self, v: i32) -> Result<(), i32> {
+        if v < self.beta {
+            self.beta = v;
+            if self.alpha >= self.beta {
+                return Err(self.beta);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the table stage hands on to the children and store stages.
+struct Probe {
+    /// The table's move (a column), searched first.
+    tt_move: Option<u8>,
+    /// The slot the node's result goes to (nodes that store only).
+    slot: Option<Slot>,
+}
+
+/// What the children stage found.
+struct Found<B> {
+    /// The best child's score (`i32::MIN` when none was searched).
+    best: i32,
+    /// The move to that child.
+    best_move: B,
+    /// A child's score that reached `beta`, when one did.
+    cutoff: Option<i32>,
+}
+
 /// Bounds of the score proven so far by a driver; `lower == upper` once exact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Window {
@@ -217,145 +271,206 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// `>= beta` a lower bound, anything between exact.
     ///
     /// The player to move must not be able to win at once, and the game must not be over.
-    pub(crate) fn negamax(
-        &mut self,
-        pos: &Position<W, H, B>,
-        mut alpha: i32,
-        mut beta: i32,
-    ) -> i32 {
+    ///
+    /// A node goes through named stages, each of which may decide it:
+    /// 1. [`Self::settle`]: no move that does not lose at once, a draw by the board filling
+    ///    up, or a single such move played through; else the node is counted.
+    /// 2. [`Self::bounds`]: the bounds from the moves left and the parity bounds.
+    /// 3. [`Self::probe`] (nodes that store: even plies) or [`Self::etc`] (odd plies near
+    ///    the root): the table's bounds and move.
+    /// 4. [`Self::children`]: the table's move, then [`Self::order`]'s list, searched in
+    ///    [`Self::child_loop`].
+    /// 5. [`Self::store`]: the result, with the kind of bound it is, into the probed slot.
+    pub(crate) fn negamax(&mut self, pos: &Position<W, H, B>, alpha: i32, beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!pos.can_win_next());
         let (next, opp_threats) = pos.non_losing_moves_and_threats();
+        if let Some(v) = self.settle(pos, next, alpha, beta) {
+            return v;
+        }
+        let mut w = Ab { alpha, beta };
+        self.search_node(pos, next, opp_threats, &mut w)
+            .unwrap_or_else(|v| v)
+    }
+
+    /// Stages 2 to 5 of [`Self::negamax`] on a counted node: `Err(v)` when a stage decides
+    /// the node with `v` before its children are searched.
+    #[inline(always)]
+    fn search_node(
+        &mut self,
+        pos: &Position<W, H, B>,
+        next: B,
+        opp_threats: B,
+        w: &mut Ab,
+    ) -> Result<i32, i32> {
+        self.bounds(pos, next, opp_threats, w)?;
+        let key = pos.key();
+        let probe = if self.stores(pos.moves()) {
+            self.probe(pos, key, w)?
+        } else {
+            self.etc(pos, next, w)?;
+            Probe {
+                tt_move: None,
+                slot: None,
+            }
+        };
+        let start = self.nodes;
+        let alpha0 = w.alpha;
+        let found = self.children(pos, next, opp_threats, key, probe.tt_move, w);
+        if self.aborted {
+            return Ok(0);
+        }
+        if let Some(slot) = probe.slot {
+            self.store(key, slot, &found, alpha0, probe.tt_move, self.nodes - start);
+        }
+        Ok(found.cutoff.unwrap_or(found.best))
+    }
+
+    /// Stage 1: the nodes decided by their moves alone. `next` holds the moves that do not
+    /// lose at once. With none, the node is lost; when the board fills up before the
+    /// opponent's next stone, drawn; with one, it is played through without counting a node.
+    /// Otherwise the node is counted (and the stop flags polled now and then) and `None`
+    /// returned.
+    #[inline(always)]
+    fn settle(&mut self, pos: &Position<W, H, B>, next: B, alpha: i32, beta: i32) -> Option<i32> {
         let moves = pos.moves() as i32;
         if next == B::ZERO {
             // Every move lets the opponent win at once.
-            return -(Self::CELLS - moves) / 2;
+            return Some(-(Self::CELLS - moves) / 2);
         }
         if moves >= Self::CELLS - 2 {
             // The opponent cannot win with the last stone: a draw.
-            return 0;
+            return Some(0);
         }
         if next & (next - B::ONE) == B::ZERO {
             // One move does not lose at once: play it through without counting a node.
-            return -self.negamax(&pos.after(next), -beta, -alpha);
+            return Some(-self.negamax(&pos.after(next), -beta, -alpha));
         }
         self.nodes += 1;
         if self.nodes & POLL_MASK == 0 {
             self.poll();
             if self.aborted {
-                return 0;
+                return Some(0);
             }
         }
+        None
+    }
 
-        // The opponent cannot win with its next stone: we lose at the earliest with our
-        // second-next stone's reply.
-        let min = -(Self::CELLS - 2 - moves) / 2;
-        if alpha < min {
-            alpha = min;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        // We cannot win with our next stone (the caller checked).
+    /// Stage 2: the bounds known before any search. The opponent cannot win with its next
+    /// stone, and we cannot win with ours (the caller checked): the loss comes at the
+    /// earliest with the opponent's stone after our second-next, the win with our
+    /// second-next. Then the parity bounds (even heights, see [`Self::parity_bounds`]).
+    #[inline(always)]
+    fn bounds(
+        &self,
+        pos: &Position<W, H, B>,
+        next: B,
+        opp_threats: B,
+        w: &mut Ab,
+    ) -> Result<(), i32> {
+        let moves = pos.moves() as i32;
+        w.raise(-(Self::CELLS - 2 - moves) / 2)?;
         let mut max = (Self::CELLS - 1 - moves) / 2;
         if H % 2 == 0 && self.params.claim_even {
-            match self.parity_bounds(pos, next, opp_threats, alpha, beta, max) {
-                Ok((a, m)) => (alpha, max) = (a, m),
-                Err(v) => return v,
-            }
+            self.parity_bounds(pos, next, opp_threats, w, &mut max)?;
         }
-        if beta > max {
-            beta = max;
-            if alpha >= beta {
-                return beta;
-            }
-        }
+        w.lower(max)
+    }
 
+    /// Whether a node of `moves` stones probes and stores the table itself (else its
+    /// children may be probed by [`Self::etc`]).
+    #[inline(always)]
+    fn stores(&self, moves: u32) -> bool {
+        let empty = Self::CELLS as u32 - moves;
+        (self.params.table_every_ply || moves % 2 == 0) && empty >= self.params.table_min_empty
+    }
+
+    /// Stage 3, nodes that store: the table's entry for the node (or, near the root, for its
+    /// mirror image) narrows the window or decides the node; its move is searched first.
+    /// Chooses the slot the node's result goes to.
+    #[inline(always)]
+    fn probe(&self, pos: &Position<W, H, B>, key: B, w: &mut Ab) -> Result<Probe, i32> {
         let tt = self.shared.table;
-        let empty = (Self::CELLS - moves) as u32;
-        let use_table =
-            (self.params.table_every_ply || moves % 2 == 0) && empty >= self.params.table_min_empty;
-        let key = pos.key();
-        let mut tt_move = None;
-        let mut slot = None;
-        if use_table {
-            let mirror = (moves as u32) < self.params.mirror_below;
-            if mirror && self.params.prefetch {
-                tt.prefetch(pos.mirror_key());
+        let mirror = pos.moves() < self.params.mirror_below;
+        if mirror && self.params.prefetch {
+            tt.prefetch(pos.mirror_key());
+        }
+        let (mut hit, slot) = tt.probe_slot(key);
+        if hit.is_none() && mirror {
+            hit = tt.probe(pos.mirror_key()).map(|mut e| {
+                e.best_move = e.best_move.map(|c| (W - 1) as u8 - c);
+                e
+            });
+        }
+        let tt_move = hit.and_then(|e| e.best_move);
+        if let Some(e) = hit {
+            match e.bound {
+                Bound::Exact => return Err(e.value),
+                Bound::Lower => w.raise(e.value)?,
+                Bound::Upper => w.lower(e.value)?,
             }
-            let (mut hit, s) = tt.probe_slot(key);
-            slot = Some(s);
-            if hit.is_none() && mirror {
-                hit = tt.probe(pos.mirror_key()).map(|mut e| {
-                    e.best_move = e.best_move.map(|c| (W - 1) as u8 - c);
-                    e
-                });
-            }
-            if let Some(e) = hit {
-                tt_move = e.best_move;
-                match e.bound {
-                    Bound::Exact => return e.value,
-                    Bound::Lower => {
-                        if e.value > alpha {
-                            alpha = e.value;
-                            if alpha >= beta {
-                                return alpha;
-                            }
-                        }
-                    }
-                    Bound::Upper => {
-                        if e.value < beta {
-                            beta = e.value;
-                            if alpha >= beta {
-                                return beta;
-                            }
-                        }
-                    }
-                }
-            }
-        } else if (moves as u32) < self.params.etc_below {
-            // Enhanced transposition cutoff: a child whose stored upper bound is low enough
-            // proves this node's value is at least its negation. Load every child's bucket
-            // at once first, so that the misses overlap.
-            if self.params.prefetch {
-                let mut rest = next;
-                while rest != B::ZERO {
-                    let mv = rest & rest.wrapping_neg();
-                    rest ^= mv;
-                    self.shared.table.prefetch(pos.after(mv).key());
-                }
-            }
+        }
+        Ok(Probe {
+            tt_move,
+            slot: Some(slot),
+        })
+    }
+
+    /// Stage 3, nodes that do not store, while few stones are down: enhanced transposition
+    /// cutoff. A child whose stored upper bound is low enough proves this node's value is at
+    /// least its negation. Every child's bucket is loaded at once first, so that the misses
+    /// overlap.
+    #[inline(always)]
+    fn etc(&self, pos: &Position<W, H, B>, next: B, w: &mut Ab) -> Result<(), i32> {
+        if pos.moves() >= self.params.etc_below {
+            return Ok(());
+        }
+        let tt = self.shared.table;
+        if self.params.prefetch {
             let mut rest = next;
             while rest != B::ZERO {
                 let mv = rest & rest.wrapping_neg();
                 rest ^= mv;
-                let child = pos.after(mv);
-                if let Some(e) = self.shared.table.probe(child.key()) {
-                    if e.bound != Bound::Lower {
-                        let v = -e.value;
-                        if v > alpha {
-                            alpha = v;
-                            if alpha >= beta {
-                                return alpha;
-                            }
-                        }
-                    }
+                tt.prefetch(pos.after(mv).key());
+            }
+        }
+        let mut rest = next;
+        while rest != B::ZERO {
+            let mv = rest & rest.wrapping_neg();
+            rest ^= mv;
+            if let Some(e) = tt.probe(pos.after(mv).key()) {
+                if e.bound != Bound::Lower {
+                    w.raise(-e.value)?;
                 }
             }
         }
+        Ok(())
+    }
 
-        let start = self.nodes;
-        let alpha0 = alpha;
-        let mut best = i32::MIN;
-        let mut best_move = B::ZERO;
-        let mut cutoff = None;
-        // With several threads, near the root: announce that this node is being searched,
-        // and put off children another thread is searching now (ABDADA's idea) so that the
-        // threads spread over the tree instead of searching the same child together.
+    /// Stage 4: the children, the table's move first, the others in [`Self::order`]'s order,
+    /// until one reaches `beta`. With several threads, near the root, the node is announced
+    /// as being searched and children another thread is searching now are put off (ABDADA's
+    /// idea), so that the threads spread over the tree instead of searching the same child
+    /// together.
+    #[inline(always)]
+    fn children(
+        &mut self,
+        pos: &Position<W, H, B>,
+        next: B,
+        opp_threats: B,
+        key: B,
+        tt_move: Option<u8>,
+        w: &mut Ab,
+    ) -> Found<B> {
+        let mut found = Found {
+            best: i32::MIN,
+            best_move: B::ZERO,
+            cutoff: None,
+        };
         let busy = self
             .shared
             .busy
-            .filter(|_| (moves as u32) < self.params.defer_below);
+            .filter(|_| pos.moves() < self.params.defer_below);
         let marked = busy.is_some_and(|b| b.enter(key.fold64()));
 
         // The table's move first, before the others are scored: when it cuts, as it mostly
@@ -364,145 +479,182 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             next & Position::<W, H, B>::column_mask(c as usize)
         });
         if first != B::ZERO {
-            let v = -self.negamax(&pos.after(first), -beta, -alpha);
-            (best, best_move) = (v, first);
-            if v >= beta {
-                cutoff = Some(v);
-            } else if v > alpha {
-                alpha = v;
+            let v = -self.negamax(&pos.after(first), -w.beta, -w.alpha);
+            (found.best, found.best_move) = (v, first);
+            if v >= w.beta {
+                found.cutoff = Some(v);
+            } else if v > w.alpha {
+                w.alpha = v;
             }
         }
-
-        if cutoff.is_none() && !self.aborted {
-            let mut list = MoveList::<W, B>::new();
-            let threats = (moves as u32) < self.params.threat_order_below;
-            // A window far from 0 asks whether a side wins quickly: forcing moves (threats the
-            // opponent must answer at once) then come first.
-            let quick = self.params.forcing_from as i32;
-            let bonus = if beta >= quick || alpha <= -quick {
-                self.params.threat_bonus | 2
-            } else {
-                self.params.threat_bonus
-            };
-            // Children that will probe the table: start loading their buckets now.
-            let prefetch = self.params.prefetch
-                && (self.params.table_every_ply || moves % 2 == 1)
-                && (moves as u32) >= self.params.etc_below
-                && empty > self.params.table_min_empty;
-            let mut mvs = [B::ZERO; W];
-            let mut n = 0;
-            for &col in Self::ORDER.iter() {
-                let mv = next & !first & Position::<W, H, B>::column_mask(col);
-                if mv != B::ZERO {
-                    mvs[n] = mv;
-                    n += 1;
-                }
-            }
-            let scores = if threats && bonus == 0 {
-                threat_scores(pos, &mvs)
-            } else {
-                [0; W]
-            };
-            for (k, &mv) in mvs[..n].iter().enumerate() {
-                if prefetch {
-                    tt.prefetch(pos.after(mv).key());
-                }
-                let score = if threats && bonus != 0 {
-                    threat_score(pos, mv, bonus)
-                } else {
-                    scores[k]
-                };
-                list.push(mv, score);
-            }
-
-            let mut deferred = [B::ZERO; W];
-            let (mut n_deferred, mut i, mut second) = (0, 0, false);
+        if found.cutoff.is_none() && !self.aborted {
+            let list = self.order(pos, next & !first, opp_threats, w);
             // The first child is never put off: someone must search it.
             let keep = usize::from(first == B::ZERO);
-            loop {
-                let mv = if !second && i < list.as_slice().len() {
-                    list.as_slice()[i]
-                } else if !second {
-                    (second, i) = (true, 0);
-                    continue;
-                } else if i < n_deferred {
-                    deferred[i]
-                } else {
-                    break;
-                };
-                i += 1;
-                let child = pos.after(mv);
-                if !second
-                    && i > keep
-                    && self.defers
-                    && busy.is_some_and(|b| b.is_busy(child.key().fold64()))
-                {
-                    deferred[n_deferred] = mv;
-                    n_deferred += 1;
-                    continue;
-                }
-                let v = -self.negamax(&child, -beta, -alpha);
-                if self.aborted {
-                    break;
-                }
-                if v > best {
-                    best = v;
-                    best_move = mv;
-                }
-                if v >= beta {
-                    cutoff = Some(v);
-                    break;
-                }
-                if v > alpha {
-                    alpha = v;
-                }
-            }
+            self.child_loop(pos, list.as_slice(), keep, busy, w, &mut found);
         }
         if marked {
             if let Some(b) = busy {
                 b.leave(key.fold64());
             }
         }
-        if self.aborted {
-            return 0;
-        }
-        if let Some(slot) = slot {
-            let (value, bound, mv) = if let Some(v) = cutoff {
-                (v, Bound::Lower, Some(best_move))
-            } else if best > alpha0 {
-                (best, Bound::Exact, Some(best_move))
-            } else {
-                (best, Bound::Upper, None)
-            };
-            let mv = mv
-                .map(|m| Position::<W, H, B>::column_of(m) as u8)
-                .or(tt_move);
-            let work = self.nodes - start;
-            if work < self.params.rescan_work {
-                tt.store_at(slot, value, bound, mv, work);
-            } else {
-                // A long search: its slot may have been taken meanwhile; choose again.
-                tt.store(key, value, bound, mv, work);
+        found
+    }
+
+    /// Stage 4a: the moves `rest` in the order they are searched. Near the root, by the
+    /// threats each makes (forcing moves first when the window asks whether a side wins
+    /// quickly); after, centre first. Starts loading the buckets of children that will probe
+    /// the table.
+    #[inline(always)]
+    fn order(&self, pos: &Position<W, H, B>, rest: B, opp_threats: B, w: &Ab) -> MoveList<W, B> {
+        let moves = pos.moves();
+        let empty = Self::CELLS as u32 - moves;
+        let mut list = MoveList::<W, B>::new();
+        let threats = moves < self.params.threat_order_below;
+        // A window far from 0 asks whether a side wins quickly: forcing moves (threats the
+        // opponent must answer at once) then come first.
+        let quick = self.params.forcing_from as i32;
+        let bonus = if w.beta >= quick || w.alpha <= -quick {
+            self.params.threat_bonus | 2
+        } else {
+            self.params.threat_bonus
+        };
+        // Children that will probe the table: start loading their buckets now.
+        let prefetch = self.params.prefetch
+            && (self.params.table_every_ply || moves % 2 == 1)
+            && moves >= self.params.etc_below
+            && empty > self.params.table_min_empty;
+        let mut mvs = [B::ZERO; W];
+        let mut n = 0;
+        for &col in Self::ORDER.iter() {
+            let mv = rest & Position::<W, H, B>::column_mask(col);
+            if mv != B::ZERO {
+                mvs[n] = mv;
+                n += 1;
             }
         }
-        cutoff.unwrap_or(best)
+        let scores = if threats && bonus == 0 {
+            threat_scores(pos, &mvs)
+        } else {
+            [0; W]
+        };
+        for (k, &mv) in mvs[..n].iter().enumerate() {
+            if prefetch {
+                self.shared.table.prefetch(pos.after(mv).key());
+            }
+            let score = if threats && bonus != 0 {
+                threat_score(pos, mv, bonus, opp_threats)
+            } else {
+                scores[k]
+            };
+            list.push(mv, score);
+        }
+        list
+    }
+
+    /// Stage 4b: searches `list` in order until a child reaches `beta`, recording the best
+    /// in `found`. Children after the first `keep` that another thread is searching
+    /// (`busy`) are put off to a second pass.
+    #[inline(always)]
+    fn child_loop(
+        &mut self,
+        pos: &Position<W, H, B>,
+        list: &[B],
+        keep: usize,
+        busy: Option<&InProgress>,
+        w: &mut Ab,
+        found: &mut Found<B>,
+    ) {
+        let mut deferred = [B::ZERO; W];
+        let (mut n_deferred, mut i, mut second) = (0, 0, false);
+        loop {
+            let mv = if !second && i < list.len() {
+                list[i]
+            } else if !second {
+                (second, i) = (true, 0);
+                continue;
+            } else if i < n_deferred {
+                deferred[i]
+            } else {
+                break;
+            };
+            i += 1;
+            let child = pos.after(mv);
+            if !second
+                && i > keep
+                && self.defers
+                && busy.is_some_and(|b| b.is_busy(child.key().fold64()))
+            {
+                deferred[n_deferred] = mv;
+                n_deferred += 1;
+                continue;
+            }
+            let v = -self.negamax(&child, -w.beta, -w.alpha);
+            if self.aborted {
+                break;
+            }
+            if v > found.best {
+                found.best = v;
+                found.best_move = mv;
+            }
+            if v >= w.beta {
+                found.cutoff = Some(v);
+                break;
+            }
+            if v > w.alpha {
+                w.alpha = v;
+            }
+        }
+    }
+
+    /// Stage 5: stores the node's result in `slot`: a lower bound after a cutoff, exact when
+    /// it rose above `alpha0` (the window's lower end when the children started), else an
+    /// upper bound. The move is the best child's, or the table's when none was better.
+    /// After a long search (`work` nodes) the slot may have been taken meanwhile: it is
+    /// chosen again.
+    #[inline(always)]
+    fn store(
+        &self,
+        key: B,
+        slot: Slot,
+        found: &Found<B>,
+        alpha0: i32,
+        tt_move: Option<u8>,
+        work: u64,
+    ) {
+        let (value, bound, mv) = if let Some(v) = found.cutoff {
+            (v, Bound::Lower, Some(found.best_move))
+        } else if found.best > alpha0 {
+            (found.best, Bound::Exact, Some(found.best_move))
+        } else {
+            (found.best, Bound::Upper, None)
+        };
+        let mv = mv
+            .map(|m| Position::<W, H, B>::column_of(m) as u8)
+            .or(tt_move);
+        let tt = self.shared.table;
+        if work < self.params.rescan_work {
+            tt.store_at(slot, value, bound, mv, work);
+        } else {
+            tt.store(key, value, bound, mv, work);
+        }
     }
 
     /// The parity bounds of a node (boards of even height; see `follow_up_bound` and
-    /// `odd_threat_bound`): `alpha` raised and `max` (the bound the caller applies to `beta`)
-    /// lowered by them, or `Err(v)` when they alone decide the node: `v >= beta` is then a
-    /// lower bound of its score. `next` and `opp_threats` are the node's non-losing moves and the opponent's
-    /// winning cells.
+    /// `odd_threat_bound`): the window's `alpha` raised and `max` (the bound the caller
+    /// applies to `beta`) lowered by them, or `Err(v)` when they alone decide the node:
+    /// `v >= beta` is then a lower bound of its score. `next` and `opp_threats` are the
+    /// node's non-losing moves and the opponent's winning cells.
     #[inline(always)]
     fn parity_bounds(
         &self,
         pos: &Position<W, H, B>,
         next: B,
         opp_threats: B,
-        mut alpha: i32,
-        beta: i32,
-        mut max: i32,
-    ) -> Result<(i32, i32), i32> {
+        w: &mut Ab,
+        max: &mut i32,
+    ) -> Result<(), i32> {
+        let beta = w.beta;
         // Their arguments pair the cells of a column: even heights only (module docs).
         debug_assert!(H % 2 == 0);
         let moves = pos.moves() as i32;
@@ -514,9 +666,9 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         let (cur, mask) = (pos.current(), pos.mask());
         if (Self::CELLS - moves) % 2 == 0 {
             // An even number of empty cells: the opponent can follow us up.
-            if alpha >= -reach && (self.params.claim_even_general || pos.columns_even()) {
+            if w.alpha >= -reach && (self.params.claim_even_general || pos.columns_even()) {
                 if let Some(b) = follow_up_bound::<W, H, B>(cur, cur ^ mask, opp_threats, mask) {
-                    max = max.min(b);
+                    *max = (*max).min(b);
                 }
             }
             // After one of our moves the opponent may be in zugzwang. Only a move that
@@ -535,12 +687,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                     rest ^= mv;
                     let threats = winning_cells::<W, H, B>(cur | mv, mask | mv);
                     if let Some(b) = odd_threat_bound::<W, H, B>(cur ^ mask, threats, mask | mv) {
-                        if alpha < b {
-                            alpha = b;
-                            if alpha >= beta {
-                                return Err(alpha);
-                            }
-                        }
+                        w.raise(b)?;
                     }
                 }
             }
@@ -548,7 +695,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             if self.params.odd_threat && beta > 1 - reach {
                 // The opponent may hold an odd threat we will have to play under.
                 if let Some(b) = odd_threat_bound::<W, H, B>(cur, opp_threats, mask) {
-                    max = max.min(-b);
+                    *max = (*max).min(-b);
                 }
             }
             // The follow-up lower bound is at most `reach`: of use only below.
@@ -581,18 +728,13 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                         if let Some(b) =
                             follow_up_bound::<W, H, B>(cur ^ mask, cur | mv, threats, mask | mv)
                         {
-                            if alpha < -b {
-                                alpha = -b;
-                                if alpha >= beta {
-                                    return Err(alpha);
-                                }
-                            }
+                            w.raise(-b)?;
                         }
                     }
                 }
             }
         }
-        Ok((alpha, max))
+        Ok(())
     }
 
     /// The exact score, narrowed by null-window searches, or `None` if stopped.

@@ -108,3 +108,59 @@ fn weak_scores_agree_in_sign() {
         }
     }
 }
+
+/// The low-threat ordering (`Params::threat_bonus` bit 2, alone and with the others) changes
+/// only the order of the moves: the scores stay the files' on two sets, and plain minimax's
+/// on random late positions of 5 x 7 and 8 x 4 boards (where it was measured).
+#[test]
+fn low_threat_ordering_keeps_the_scores() {
+    use crate::common::{minimax, Rng};
+    use fourfold::{Params, Position, Solver, SolverBuilder};
+    for bonus in [4, 5, 6, 7] {
+        let params = Params {
+            threat_bonus: bonus,
+            ..Params::default()
+        };
+        let solver = Solver::builder()
+            .table_mib(16)
+            .threads(1)
+            .params(params)
+            .build()
+            .expect("solver");
+        for name in ["Test_L2_R2", "Test_L1_R2"] {
+            for c in cases(name, 30) {
+                let s = solver.solve(&c.position).expect("not interrupted");
+                assert_eq!(Some(s.score), c.expected, "bonus {bonus}: {}", c.moves);
+            }
+        }
+        fn random_late<const W: usize, const H: usize>(params: Params, seed: u64) {
+            let solver: fourfold::Solver<W, H> = SolverBuilder::default()
+                .table_mib(4)
+                .threads(1)
+                .params(params)
+                .build()
+                .expect("solver");
+            let mut rng = Rng(seed);
+            let mut checked = 0;
+            while checked < 40 {
+                let mut p = Position::<W, H>::new();
+                while p.moves() < (W * H) as u32 - 9 {
+                    let ok: Vec<usize> = (0..W)
+                        .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                        .collect();
+                    if ok.is_empty() {
+                        break;
+                    }
+                    p.play_col(ok[(rng.next() % ok.len() as u64) as usize]);
+                }
+                if p.moves() != (W * H) as u32 - 9 {
+                    continue;
+                }
+                assert_eq!(solver.solve(&p).unwrap().score, minimax(&p), "{W}x{H}\n{p}");
+                checked += 1;
+            }
+        }
+        random_late::<5, 7>(params, 0x57 + u64::from(bonus));
+        random_late::<8, 4>(params, 0x84 + u64::from(bonus));
+    }
+}
