@@ -10,7 +10,7 @@
 #[path = "../../cli/src/main.rs"]
 mod fourfold_main;
 // The command's modules refer to each other as `crate::NAME`.
-use fourfold_main::{bench, book, common, http, serve, solve};
+use fourfold_main::{bench, book, checkpoint, common, http, serve, solve};
 
 use clap::{CommandFactory, FromArgMatches};
 use libfuzzer_sys::fuzz_target;
