@@ -234,6 +234,34 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     pub(crate) fn odd_rows() -> B {
         B::from_u128(Self::BOARD_BITS & !Self::EVEN_ROWS_BITS)
     }
+    /// The follower's rows: those of the top row's parity (`H - 1`, `H - 3`, …). In a column
+    /// with an even number of empty cells, a player who answers every move of the other on
+    /// top of it in that column gets exactly its empty cells on these rows, the top one
+    /// included; the other player (the leader) gets those on [`Self::leader_rows`]. On boards
+    /// of even height these are the odd rows, on boards of odd height the even ones.
+    #[inline(always)]
+    pub(crate) fn follower_rows() -> B {
+        if H % 2 == 0 {
+            Self::odd_rows()
+        } else {
+            Self::even_rows()
+        }
+    }
+    /// The cells of the rows below row `n` (rows `0..n`; all of the board for `n >= H`).
+    #[inline(always)]
+    pub(crate) fn rows_below(n: usize) -> B {
+        let n = n.min(H);
+        B::from_u128(Self::BOTTOM_BITS * ((1u128 << n) - 1))
+    }
+    /// The leader's rows: the cells of the board not on [`Self::follower_rows`].
+    #[inline(always)]
+    pub(crate) fn leader_rows() -> B {
+        if H % 2 == 0 {
+            Self::even_rows()
+        } else {
+            Self::odd_rows()
+        }
+    }
 
     /// The empty board.
     pub const fn new() -> Self {
@@ -443,10 +471,11 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
         (possible & !(opp_win >> 1), opp_win)
     }
 
-    /// True when every column holds an even number of stones.
+    /// True when every column has an even number of empty cells (a full one included): the
+    /// lowest empty cell of each column is on a leader's row ([`Self::leader_rows`]).
     #[inline]
-    pub(crate) fn columns_even(&self) -> bool {
-        (self.mask + Self::bottom()) & Self::odd_rows() == B::ZERO
+    pub(crate) fn columns_paired(&self) -> bool {
+        (self.mask + Self::bottom()) & Self::follower_rows() == B::ZERO
     }
 
     /// The mirror image (column `c` becomes column `W - 1 - c`); it has the same score.

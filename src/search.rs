@@ -15,24 +15,27 @@
 //! # Bounds before the search of a node
 //!
 //! - From the moves left: neither side can win before its next stone.
-//! - Follow-up (claim-even, boards of even height): with an even number of empty cells the
+//! - Follow-up (claim-even): with an even number of empty cells the
 //!   opponent can answer each of our moves on top of it; if that leaves us no four, we score
 //!   at most 0 (at most -1 if it hands the opponent one). With an odd number, each of our
 //!   moves is tried as the move after which we follow up, for a lower bound. The argument,
 //!   which covers columns of any parity, is at `follow_up_bound`; a test checks it against
 //!   the search without it on random positions. A threat of the opponent on its rows of a
 //!   column it follows up in makes it win: the bound drops below -1.
-//! - Odd threat (zugzwang, boards of even height): with an odd number of empty cells, the
-//!   first player wins if it holds a threat in a column with an odd number of empty cells on
-//!   a row it gets by following up, and the second player cannot make four meanwhile
-//!   (`odd_threat_bound`, checked the same way). This is an upper bound for the second
-//!   player to move, and, tried after each of its moves, a lower bound for the first.
+//! - Odd threat (zugzwang): with an odd number of empty cells, the player who just moved
+//!   wins if it holds a threat in a column with an odd number of empty cells on a row it
+//!   gets by following up, and the player to move cannot make four meanwhile
+//!   (`odd_threat_bound`, checked the same way). This is an upper bound for the player to
+//!   move, and, tried after each of its moves, a lower bound for the other.
 //!
 //! Both parity bounds rest on the follower taking the cell above each of the leader's
-//! moves, which pairs the cells of a column only when its height is even: `negamax` calls
-//! them only when `H % 2 == 0`, so on odd heights the search is the plain alpha-beta with
-//! the bounds from the moves left (the wide-board tests check that the node counts with and
-//! without `Params::claim_even` agree there, and the scores against minimax).
+//! moves. That pairs the empty cells of every column with an even number of them, whatever
+//! the board's height: the follower gets the cells on the rows of the top row's parity
+//! (`Position::follower_rows`: the odd rows, 0-based, on boards of even height, the even
+//! ones on boards of odd height), the top one included. So they hold on every board (the
+//! tests check them against the search without them on boards of both height parities);
+//! on odd heights every column starts with an odd number of empty cells, so they bite only
+//! once columns have filled unevenly.
 //!
 //! # Where the table is used
 //!
@@ -82,7 +85,7 @@ pub struct Params {
     pub table_min_empty: u32,
     /// Stores of searches of at least this many nodes look for their slot again.
     pub rescan_work: u64,
-    /// Use the parity bounds at all (boards of even height): the follow-up (claim-even)
+    /// Use the parity bounds at all: the follow-up (claim-even)
     /// bounds, and the odd-threat ones as `odd_threat` and `odd_threat_ahead` say.
     pub claim_even: bool,
     /// Extend claim-even to positions with odd-filled columns (see `follow_up_bound`).
@@ -359,7 +362,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// Stage 2: the bounds known before any search. The opponent cannot win with its next
     /// stone, and we cannot win with ours (the caller checked): the loss comes at the
     /// earliest with the opponent's stone after our second-next, the win with our
-    /// second-next. Then the parity bounds (even heights, see [`Self::parity_bounds`]).
+    /// second-next. Then the parity bounds (see [`Self::parity_bounds`]).
     #[inline(always)]
     fn bounds(
         &self,
@@ -371,7 +374,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         let moves = pos.moves() as i32;
         w.raise(-(Self::CELLS - 2 - moves) / 2)?;
         let mut max = (Self::CELLS - 1 - moves) / 2;
-        if H % 2 == 0 && self.params.claim_even {
+        if self.params.claim_even {
             self.parity_bounds(pos, next, opp_threats, w, &mut max)?;
         }
         w.lower(max)
@@ -640,7 +643,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         }
     }
 
-    /// The parity bounds of a node (boards of even height; see `follow_up_bound` and
+    /// The parity bounds of a node (see `follow_up_bound` and
     /// `odd_threat_bound`): the window's `alpha` raised and `max` (the bound the caller
     /// applies to `beta`) lowered by them, or `Err(v)` when they alone decide the node:
     /// `v >= beta` is then a lower bound of its score. `next` and `opp_threats` are the
@@ -655,30 +658,29 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         max: &mut i32,
     ) -> Result<(), i32> {
         let beta = w.beta;
-        // Their arguments pair the cells of a column: even heights only (module docs).
-        debug_assert!(H % 2 == 0);
         let moves = pos.moves() as i32;
         // The parity bounds are small scores, so they are computed only when the window is
         // near enough to 0 to use them. A follow-up bound is 0, or a loss of the leader with
-        // `above / 2 + 1` where at most `H - 2` cells are above the follower's threat (see
-        // `sure_threats`); an odd threat wins with at most `H / 2 - 1` (`odd_threat_bound`).
-        let reach = (H / 2) as i32;
+        // `above / 2 + 1` where at most `H - 2` cells (even heights) or `H - 1` (odd ones) are
+        // above the follower's threat (see `sure_threats`); an odd threat wins with no more
+        // (`odd_threat_bound`).
+        let reach = H.div_ceil(2) as i32;
         let (cur, mask) = (pos.current(), pos.mask());
         if (Self::CELLS - moves) % 2 == 0 {
             // An even number of empty cells: the opponent can follow us up.
-            if w.alpha >= -reach && (self.params.claim_even_general || pos.columns_even()) {
+            if w.alpha >= -reach && (self.params.claim_even_general || pos.columns_paired()) {
                 if let Some(b) = follow_up_bound::<W, H, B>(cur, cur ^ mask, opp_threats, mask) {
                     *max = (*max).min(b);
                 }
             }
             // After one of our moves the opponent may be in zugzwang. Only a move that
-            // leaves us a threat on an even row can put it there; the threats after
+            // leaves us a threat on a leader's row can put it there; the threats after
             // any of them are among those with all of them played.
             if self.params.odd_threat_ahead
                 && beta < reach
                 && winning_cells::<W, H, B>(cur | next, mask)
                     & !next
-                    & Position::<W, H, B>::even_rows()
+                    & Position::<W, H, B>::leader_rows()
                     != B::ZERO
             {
                 let mut rest = next;
@@ -700,22 +702,23 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             }
             // The follow-up lower bound is at most `reach`: of use only below.
             if beta <= reach {
-                // An odd number: after our stone in a column with an odd number of stones,
-                // the opponent leads and we follow up.
-                let odd = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::odd_rows();
+                // An odd number: after our stone in a column with an odd number of empty
+                // cells, the opponent leads and we follow up.
+                let odd =
+                    (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::follower_rows();
                 if self.params.claim_even_general || odd & odd.wrapping_sub(B::ONE) == B::ZERO {
-                    // Any move will do: one in a column with an even number of stones makes
-                    // that column odd, and the count of odd columns even again.
+                    // Any move will do: one in a column with an even number of empty cells
+                    // makes that column odd, and the count of odd columns even again.
                     let mut rest = if self.params.claim_even_general {
                         next
                     } else {
                         odd & next
                     };
-                    // Our threats on odd rows after any one move are among those with all
-                    // of them played.
+                    // Our threats on the follower's rows after any one move are among those
+                    // with all of them played.
                     let mover_threats = winning_cells::<W, H, B>(cur | next, mask)
                         & !next
-                        & Position::<W, H, B>::odd_rows()
+                        & Position::<W, H, B>::follower_rows()
                         != B::ZERO;
                     while rest != B::ZERO {
                         let mv = rest & rest.wrapping_neg();
@@ -876,31 +879,32 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
 }
 
 /// The empty cells of the board `mask`, and those of them in columns with an odd number of
-/// stones (on a board of even height: an odd number of empty cells).
+/// empty cells.
 #[inline]
 fn empty_and_odd<const W: usize, const H: usize, B: Bitboard>(mask: B) -> (B, B) {
     let empty = Position::<W, H, B>::board() & !mask;
-    // The lowest empty cell of every column with an odd number of stones. Adding it to the
-    // column's run of empty cells carries out of the board (to the spare bit), leaving the
-    // empty cells of the other columns.
-    let odd_free = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::odd_rows();
+    // The lowest empty cell of every column with an odd number of empty cells: on a row of
+    // the top row's parity. Adding it to the column's run of empty cells carries out of the
+    // board (to the spare bit), leaving the empty cells of the other columns.
+    let odd_free = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::follower_rows();
     (
         empty,
         empty ^ ((empty + odd_free) & Position::<W, H, B>::board()),
     )
 }
 
-/// The follow-up (claim-even) bound on boards of even height, for a position with an even
+/// The follow-up (claim-even) bound, for a position with an even
 /// number of empty cells where `leader` is to move and `follower` answers;
 /// `follower_threats` are the follower's winning cells (empty cells that complete a four
 /// with its stones).
 ///
 /// The follower's strategy: answer every move on top of it in the same column; when the
 /// leader fills the last cell of a column, play the lowest cell of another column with an
-/// odd number of stones (one exists: the empty cells are even in number again only in
-/// pairs of such columns). In the columns with an even number of stones the leader then
-/// gets only the cells on even rows (0-based) and the follower those on odd rows; in the
-/// others the leader may get any cell. If the leader's stones and every cell it may get
+/// odd number of empty cells (one exists: the empty cells are even in number again only in
+/// pairs of such columns). In the columns with an even number of empty cells the leader
+/// then gets only the cells on `Position::leader_rows` (even rows, 0-based, on boards of
+/// even height; odd ones on odd heights) and the follower those on `follower_rows`, the
+/// top one included; in the others the leader may get any cell. If the leader's stones and every cell it may get
 /// hold no four, the leader never wins: its score is at most 0, and at most -1 when the
 /// follower's stones and its sure cells hold a four (the board fills up, the follower gets
 /// them all). A threat of the follower on one of its rows ends the game before the leader
@@ -915,20 +919,20 @@ fn follow_up_bound<const W: usize, const H: usize, B: Bitboard>(
 ) -> Option<i32> {
     let (empty, odd) = empty_and_odd::<W, H, B>(mask);
     let (cut, above) = sure_threats::<W, H, B>(empty, odd, follower_threats);
-    if has_four::<W, H, B>(leader | (empty & Position::<W, H, B>::even_rows() & !cut) | odd) {
+    if has_four::<W, H, B>(leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | odd) {
         return None;
     }
     if cut != B::ZERO {
         // The follower wins, with at least `above` cells still empty.
         return Some(-1 - above / 2);
     }
-    let sure = follower | (empty & Position::<W, H, B>::odd_rows() & !odd);
+    let sure = follower | (empty & Position::<W, H, B>::follower_rows() & !odd);
     Some(if has_four::<W, H, B>(sure) { -1 } else { 0 })
 }
 
-/// The follower's threats it is sure to reach under a follow-up strategy: those on odd rows
+/// The follower's threats it is sure to reach under a follow-up strategy: those on its rows
 /// of columns with an even number of empty cells (`odd` holds the empty cells of the
-/// others), where the leader gets the even rows. The leader must play under such a threat
+/// others), where the leader gets the other rows. The leader must play under such a threat
 /// before the cells above it, and the follower then wins: the leader never gets the
 /// threat or what is above it. Returns those cells, from the lowest threat of each column
 /// up, and how many cells at least are still empty when the game ends: as many as above the
@@ -939,27 +943,28 @@ fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
     odd: B,
     follower_threats: B,
 ) -> (B, i32) {
-    let threats = follower_threats & Position::<W, H, B>::odd_rows() & !odd;
+    let threats = follower_threats & Position::<W, H, B>::follower_rows() & !odd;
     if threats == B::ZERO {
         return (B::ZERO, 0);
     }
-    // A column's lowest threat has no threat an even number of rows below it (shifted
-    // into the next column, a threat lands on an even row, which holds none).
+    // A column's lowest threat has no threat an even number of rows below it. Only the
+    // threats that stay in their column when shifted up by `k` are shifted (on boards of
+    // odd height a row's parity survives the step into the next column).
     let mut lowest = threats;
     let mut k = 2;
     while k < H {
-        lowest &= !(threats << k);
+        lowest &= !((threats & Position::<W, H, B>::rows_below(H - k)) << k);
         k += 2;
     }
     let cut = empty ^ ((empty + lowest) & Position::<W, H, B>::board());
-    let mut row = 1;
+    let mut row = (H - 1) % 2;
     while lowest & (Position::<W, H, B>::bottom() << row) == B::ZERO {
         row += 2;
     }
     (cut, (H - 1 - row) as i32)
 }
 
-/// The odd-threat (zugzwang) bound on boards of even height, for a position with an odd
+/// The odd-threat (zugzwang) bound, for a position with an odd
 /// number of empty cells where `leader` is to move and the follower answers: a lower bound of
 /// the follower's score, or `None`. `follower_threats` are the follower's winning cells
 /// (empty cells that complete a four with its stones).
@@ -972,7 +977,7 @@ fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
 /// empty cells, such columns come in pairs, and `c` is one). In `c` the leader then gets
 /// the cells of the lowest one's parity and the follower the others, the threat among
 /// them; in the columns with an even number of empty cells the leader gets only the cells
-/// on even rows; in the other odd ones, any cell. The leader can delay but not avoid
+/// on its rows (see `follow_up_bound`); in the other odd ones, any cell. The leader can delay but not avoid
 /// playing under the threat, since every other column fills up first. If the leader's
 /// stones and every cell it may get below the threat hold no four, the follower wins, at
 /// the latest with the threat cell when every cell above it is still empty. Threats of the
@@ -985,14 +990,15 @@ fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
     mask: B,
 ) -> Option<i32> {
     let (empty, odd) = empty_and_odd::<W, H, B>(mask);
-    // The lowest empty cell of an odd column is on an odd row: the follower's are even.
-    let mut threats = follower_threats & odd & Position::<W, H, B>::even_rows();
+    // The lowest empty cell of an odd column is on a follower's row: the threat must be on
+    // a leader's one.
+    let mut threats = follower_threats & odd & Position::<W, H, B>::leader_rows();
     if threats == B::ZERO {
         return None;
     }
     // The follower's threats in the other columns may keep the leader from cells too.
     let (cut, _) = sure_threats::<W, H, B>(empty, odd, follower_threats);
-    let leader_cells = leader | (empty & Position::<W, H, B>::even_rows() & !cut) | odd;
+    let leader_cells = leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | odd;
     let mut best = None;
     while threats != B::ZERO {
         // The lowest threat of a column is the one that comes first.
@@ -1001,7 +1007,7 @@ fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
         threats &= !col;
         let below = (t - B::ONE) & col;
         let cells =
-            leader | (leader_cells & !col) | (empty & below & Position::<W, H, B>::odd_rows());
+            leader | (leader_cells & !col) | (empty & below & Position::<W, H, B>::follower_rows());
         if !has_four::<W, H, B>(cells) {
             // The cells above the threat, left empty at the latest.
             let above = (col & !below & !t).count_ones() as i32;
@@ -1016,11 +1022,9 @@ fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
 mod tests {
     use super::*;
 
-    type P = Position<7, 6>;
-
     /// The oracle of the bound tests: the search without any parity bound (itself checked
     /// against plain minimax by the integration tests).
-    fn oracle() -> crate::Solver {
+    fn oracle<const W: usize, const H: usize>() -> crate::Solver<W, H, u64> {
         crate::Solver::builder()
             .table_mib(16)
             .threads(1)
@@ -1033,14 +1037,15 @@ mod tests {
     }
 
     /// `count` positions that `keep` accepts, each played at random (never a move that wins)
-    /// to `first + 2 * k` stones for a random `k < steps`, with any mix of column parities.
-    fn random_positions(
+    /// until `empty + 2 * k` cells are left for a random `k < steps`, with any mix of column
+    /// parities.
+    fn random_positions<const W: usize, const H: usize>(
         seed: u64,
-        first: u32,
+        empty: u32,
         steps: u64,
         count: usize,
-        keep: impl Fn(&P) -> bool,
-    ) -> Vec<P> {
+        keep: impl Fn(&Position<W, H>) -> bool,
+    ) -> Vec<Position<W, H>> {
         let mut s = seed;
         let mut rng = move || {
             s ^= s << 13;
@@ -1050,10 +1055,10 @@ mod tests {
         };
         let mut out = Vec::with_capacity(count);
         while out.len() < count {
-            let target = first + 2 * (rng() % steps) as u32;
-            let mut p = P::new();
+            let target = (W * H) as u32 - empty - 2 * (rng() % steps) as u32;
+            let mut p = Position::<W, H>::new();
             while p.moves() < target {
-                let cols: Vec<usize> = (0..7)
+                let cols: Vec<usize> = (0..W)
                     .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
                     .collect();
                 if cols.is_empty() {
@@ -1068,52 +1073,84 @@ mod tests {
         out
     }
 
-    #[test]
-    fn follow_up_bound_never_overstates_the_leader() {
-        let oracle = oracle();
+    /// The follow-up bound against the search without it, on `count` random positions of
+    /// W x H with 6 to 12 empty cells (an even number: the leader is to move, the follower
+    /// can answer each move). Returns how many it bounded, and how many as a loss.
+    fn check_follow_up<const W: usize, const H: usize>(seed: u64, count: usize) -> (u32, u32) {
+        let oracle = oracle::<W, H>();
         let (mut bounded, mut lost) = (0, 0);
-        // An even number of stones, 30 to 36: the leader, to move, is the first player.
-        for p in random_positions(0x5eed, 30, 4, 4000, |_| true) {
+        for p in random_positions::<W, H>(seed, 6, 4, count, |_| true) {
             let (leader, follower) = (p.current(), p.current() ^ p.mask());
             let Some(b) =
-                follow_up_bound::<7, 6, u64>(leader, follower, p.opponent_winning(), p.mask())
+                follow_up_bound::<W, H, u64>(leader, follower, p.opponent_winning(), p.mask())
             else {
                 continue;
             };
             let score = oracle.solve(&p).unwrap().score;
-            assert!(score <= b, "{p:?}: score {score}, bound {b}\n{p}");
+            assert!(score <= b, "{W}x{H} {p:?}: score {score}, bound {b}\n{p}");
             bounded += 1;
-            lost += usize::from(b < 0);
+            lost += u32::from(b < 0);
         }
-        // The test means something only if the bound often applies, both ways.
-        assert!(bounded > 60 && lost > 20, "{bounded} bounded, {lost} lost");
+        (bounded, lost)
     }
 
     #[test]
-    fn odd_threat_bound_never_overstates_the_follower() {
-        let oracle = oracle();
+    fn follow_up_bound_never_overstates_the_leader() {
+        // The test means something only if the bound often applies, both ways, on boards
+        // of either height parity and either width parity.
+        for (board, (bounded, lost)) in [
+            ("7x6", check_follow_up::<7, 6>(0x5eed, 4000)),
+            ("7x5", check_follow_up::<7, 5>(0x5eed_0075, 3000)),
+            ("8x5", check_follow_up::<8, 5>(0x5eed_0085, 2000)),
+            ("6x7", check_follow_up::<6, 7>(0x5eed_0067, 2000)),
+            ("5x5", check_follow_up::<5, 5>(0x5eed_0055, 2000)),
+        ] {
+            assert!(
+                bounded > 60 && lost > 20,
+                "{board}: {bounded} bounded, {lost} lost"
+            );
+        }
+    }
+
+    /// The odd-threat bound against the search without it, on `count` random positions of
+    /// W x H with 7 to 17 empty cells (an odd number: the leader, to move, may be in
+    /// zugzwang). Returns how many it bounded, and how many above 1.
+    fn check_odd_threat<const W: usize, const H: usize>(seed: u64, count: usize) -> (u32, u32) {
+        let oracle = oracle::<W, H>();
         let (mut bounded, mut above_one) = (0, 0);
-        // An odd number of stones, 25 to 35: the leader, to move, is the second player.
-        for p in random_positions(0x0dd_7ea7, 25, 6, 4000, |p| !p.can_win_next()) {
+        for p in random_positions::<W, H>(seed, 7, 6, count, |p| !p.can_win_next()) {
             let Some(b) =
-                odd_threat_bound::<7, 6, u64>(p.current(), p.opponent_winning(), p.mask())
+                odd_threat_bound::<W, H, u64>(p.current(), p.opponent_winning(), p.mask())
             else {
                 continue;
             };
             let score = oracle.solve(&p).unwrap().score;
             assert!(
                 -score >= b,
-                "{p:?}: follower's score {}, bound {b}\n{p}",
+                "{W}x{H} {p:?}: follower's score {}, bound {b}\n{p}",
                 -score
             );
             bounded += 1;
-            above_one += usize::from(b > 1);
+            above_one += u32::from(b > 1);
         }
+        (bounded, above_one)
+    }
+
+    #[test]
+    fn odd_threat_bound_never_overstates_the_follower() {
         // The test means something only if the bound often applies, and not only as 1.
-        assert!(
-            bounded > 150 && above_one > 50,
-            "{bounded} bounded, {above_one} above 1"
-        );
+        for (board, (bounded, above_one)) in [
+            ("7x6", check_odd_threat::<7, 6>(0x0dd_7ea7, 4000)),
+            ("7x5", check_odd_threat::<7, 5>(0x0dd0_0075, 3000)),
+            ("8x5", check_odd_threat::<8, 5>(0x0dd0_0085, 3000)),
+            ("6x7", check_odd_threat::<6, 7>(0x0dd0_0067, 2000)),
+            ("5x5", check_odd_threat::<5, 5>(0x0dd0_0055, 6000)),
+        ] {
+            assert!(
+                bounded > 100 && above_one > 30,
+                "{board}: {bounded} bounded, {above_one} above 1"
+            );
+        }
     }
     /// Plain minimax (no bound, no table): the oracle of the late-position test.
     fn minimax<const W: usize, const H: usize>(p: &Position<W, H, u128>) -> i32 {

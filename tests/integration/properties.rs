@@ -26,7 +26,7 @@ fn mirror_scores_the_same() {
 fn analyze_best_equals_solve() {
     let solver = solver(32, 1);
     for name in ["Test_L3_R1", "Test_L2_R1", "Test_L1_R1"] {
-        for c in cases(name, 60) {
+        for c in cases(name, 30) {
             let a = solver.analyze(&c.position).unwrap();
             let s = solver.solve(&c.position).unwrap();
             let best = a.scores.iter().flatten().max().copied();
