@@ -545,26 +545,10 @@ impl Book {
 /// Every position a book of depth `plies` holds (see the module docs), normalised (the
 /// position whose key is the normalised key), in ascending key order.
 pub fn positions<const W: usize, const H: usize>(plies: u32) -> Vec<Position<W, H>> {
-    let mut level: Vec<Position<W, H>> = vec![Position::new()];
-    for _ in 0..plies {
-        let mut next: HashMap<u64, Position<W, H>> = HashMap::new();
-        for p in &level {
-            for col in 0..W {
-                if !p.can_play(col) || p.is_winning_move(col) {
-                    continue;
-                }
-                let mut c = *p;
-                c.play_col(col);
-                let k = normalised_key(&c);
-                next.entry(k)
-                    .or_insert_with(|| if c.key() == k { c } else { c.mirror() });
-            }
-        }
-        level = next.into_values().collect();
-    }
-    level.retain(|p| !p.can_win_next());
-    level.sort_unstable_by_key(|p| p.key());
-    level
+    walk::<W, H, ()>(plies, (), |_, _| (), |_| ())
+        .into_iter()
+        .map(|(p, ())| p)
+        .collect()
 }
 
 /// The positions of [`positions`] as move strings (1-based column digits, as
@@ -572,11 +556,41 @@ pub fn positions<const W: usize, const H: usize>(plies: u32) -> Vec<Position<W, 
 /// position itself (the mirror image of the line when the line's position is not the
 /// normalised one).
 pub fn position_lines<const W: usize, const H: usize>(plies: u32) -> Vec<String> {
-    let mirror = |line: &[usize]| -> Vec<usize> { line.iter().map(|&c| W - 1 - c).collect() };
-    let mut level: Vec<(Position<W, H>, Vec<usize>)> = vec![(Position::new(), Vec::new())];
+    walk::<W, H, Vec<usize>>(
+        plies,
+        Vec::new(),
+        |line, col| {
+            let mut l = line.clone();
+            l.push(col);
+            l
+        },
+        |line| line.into_iter().map(|c| W - 1 - c).collect(),
+    )
+    .into_iter()
+    .map(|(_, l)| {
+        l.iter()
+            .map(|&c| crate::position::column_char(c).expect("a column of the board"))
+            .collect()
+    })
+    .collect()
+}
+
+/// The one walk behind [`positions`] and [`position_lines`]: ply by ply from the empty board,
+/// every move but an immediate win, one normalised position per mirror pair (the first one
+/// reached), those where the player to move can win at once left out at the end, in
+/// ascending key order. Each position carries a tag: `root` on the empty board, `child(tag,
+/// col)` after playing `col`, and `mirror(tag)` when the position kept is the mirror image of
+/// the one played (so [`position_lines`] can carry the move string, and [`positions`] nothing).
+fn walk<const W: usize, const H: usize, T>(
+    plies: u32,
+    root: T,
+    child: impl Fn(&T, usize) -> T,
+    mirror: impl Fn(T) -> T,
+) -> Vec<(Position<W, H>, T)> {
+    let mut level: Vec<(Position<W, H>, T)> = vec![(Position::new(), root)];
     for _ in 0..plies {
-        let mut next: HashMap<u64, (Position<W, H>, Vec<usize>)> = HashMap::new();
-        for (p, line) in &level {
+        let mut next: HashMap<u64, (Position<W, H>, T)> = HashMap::new();
+        for (p, tag) in &level {
             for col in 0..W {
                 if !p.can_play(col) || p.is_winning_move(col) {
                     continue;
@@ -585,12 +599,11 @@ pub fn position_lines<const W: usize, const H: usize>(plies: u32) -> Vec<String>
                 c.play_col(col);
                 let k = normalised_key(&c);
                 next.entry(k).or_insert_with(|| {
-                    let mut l = line.clone();
-                    l.push(col);
+                    let t = child(tag, col);
                     if c.key() == k {
-                        (c, l)
+                        (c, t)
                     } else {
-                        (c.mirror(), mirror(&l))
+                        (c.mirror(), mirror(t))
                     }
                 });
             }
@@ -600,13 +613,6 @@ pub fn position_lines<const W: usize, const H: usize>(plies: u32) -> Vec<String>
     level.retain(|(p, _)| !p.can_win_next());
     level.sort_unstable_by_key(|(p, _)| p.key());
     level
-        .into_iter()
-        .map(|(_, l)| {
-            l.iter()
-                .map(|&c| crate::position::column_char(c).expect("a column of the board"))
-                .collect()
-        })
-        .collect()
 }
 
 /// The book of depth `plies` made of `scores` (move string, exact score), which must hold
@@ -1130,6 +1136,26 @@ mod tests {
             let ps = positions::<7, 6>(n);
             assert_eq!(ps.len(), set.len(), "depth {n}");
             assert!(ps.iter().all(|p| set.contains(&p.key())));
+        }
+    }
+
+    #[test]
+    fn each_position_line_reaches_its_position() {
+        // The move strings, parsed and played, are the positions themselves (not their
+        // mirror images), in the same order; on a board with an odd and an even width.
+        fn check<const W: usize, const H: usize>(plies: u32) {
+            let ps = positions::<W, H>(plies);
+            let lines = position_lines::<W, H>(plies);
+            assert_eq!(ps.len(), lines.len(), "{W}x{H} depth {plies}");
+            for (p, l) in ps.iter().zip(&lines) {
+                assert_eq!(l.len(), p.moves() as usize, "{l}");
+                let q = Position::<W, H>::parse(l).unwrap();
+                assert_eq!(q.key(), p.key(), "{W}x{H} line {l}");
+            }
+        }
+        for n in 0..=4 {
+            check::<7, 6>(n);
+            check::<6, 5>(n);
         }
     }
 

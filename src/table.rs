@@ -123,7 +123,7 @@
 //! entry with the least work goes first.
 
 use crate::bitboard::Bitboard;
-use crate::sync::{AtomicU32, AtomicU64, Ordering};
+use crate::sync::{AtomicU128, AtomicU32, AtomicU64, Ordering};
 use std::fmt;
 
 /// Slots per bucket: one 64-byte cache line.
@@ -309,128 +309,107 @@ const fn check_of(w: u64) -> u64 {
     w >> CHECK_SHIFT
 }
 
-#[inline]
-const fn key_mask(key_bits: u32) -> u64 {
-    if key_bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << key_bits) - 1
-    }
+/// The key mix of one word width, written once for `u64` ([`mix`], [`unmix`]) and `u128`
+/// ([`mix128`], [`unmix128`]): the two mixes, the width's key mask and the inverse of an
+/// odd multiplier.
+macro_rules! key_mix {
+    (
+        $word:ty, ($mul1:expr, $mul2:expr), $key_mask:ident, $inverse_odd:ident,
+        $(#[$mix_attr:meta])* $mix:ident,
+        $(#[$unmix_attr:meta])* $unmix:ident $(,)?
+    ) => {
+        /// The keys of `key_bits` bits: `2^key_bits - 1`.
+        #[inline]
+        const fn $key_mask(key_bits: u32) -> $word {
+            if key_bits >= <$word>::BITS {
+                <$word>::MAX
+            } else {
+                (1 << key_bits) - 1
+            }
+        }
+
+        /// The multiplicative inverse of an odd number modulo `2^BITS` (Newton's iteration:
+        /// each step doubles the low bits that are right, from 3; seven reach 384).
+        const fn $inverse_odd(a: $word) -> $word {
+            let mut x = a;
+            let mut i = 0;
+            while i < 7 {
+                x = x.wrapping_mul(<$word>::wrapping_sub(2, a.wrapping_mul(x)));
+                i += 1;
+            }
+            x
+        }
+
+        $(#[$mix_attr])*
+        #[inline]
+        pub fn $mix(key: $word, key_bits: u32) -> $word {
+            let m = $key_mask(key_bits);
+            let s1 = key_bits.div_ceil(2);
+            let s2 = key_bits.div_ceil(3);
+            let mut x = key & m;
+            x ^= x >> s1;
+            x = x.wrapping_mul($mul1) & m;
+            x ^= x >> s2;
+            x = x.wrapping_mul($mul2) & m;
+            x ^= x >> s1;
+            x
+        }
+
+        $(#[$unmix_attr])*
+        pub fn $unmix(h: $word, key_bits: u32) -> $word {
+            let m = $key_mask(key_bits);
+            let s1 = key_bits.div_ceil(2);
+            let s2 = key_bits.div_ceil(3);
+            let unxorshift = |mut y: $word, s: u32| {
+                // x ^= x >> s is undone by applying it until the shifted part runs out.
+                let mut x = y;
+                while s > 0 && y != 0 {
+                    y >>= s;
+                    x ^= y;
+                }
+                x
+            };
+            let mut x = h & m;
+            x = unxorshift(x, s1);
+            x = x.wrapping_mul($inverse_odd($mul2)) & m;
+            x = unxorshift(x, s2);
+            x = x.wrapping_mul($inverse_odd($mul1)) & m;
+            unxorshift(x, s1)
+        }
+    };
 }
 
 const MUL1: u64 = 0x9E37_79B9_7F4A_7C15;
 const MUL2: u64 = 0xBF58_476D_1CE4_E5B9;
 
-/// Mixes a key of `key_bits` bits by a bijection on `[0, 2^key_bits)`.
-///
-/// Each step is invertible on `key_bits`-bit words: `x ^= x >> s` (with `s >= 1`) and
-/// `x = x * odd mod 2^key_bits`; [`unmix`] undoes the chain, and a test checks it does.
-#[inline]
-pub fn mix(key: u64, key_bits: u32) -> u64 {
-    let m = key_mask(key_bits);
-    let s1 = key_bits.div_ceil(2);
-    let s2 = key_bits.div_ceil(3);
-    let mut x = key & m;
-    x ^= x >> s1;
-    x = x.wrapping_mul(MUL1) & m;
-    x ^= x >> s2;
-    x = x.wrapping_mul(MUL2) & m;
-    x ^= x >> s1;
-    x
-}
-
-/// The inverse of [`mix`]: `unmix(mix(k, b), b) == k` for every `k < 2^b`.
-pub fn unmix(h: u64, key_bits: u32) -> u64 {
-    let m = key_mask(key_bits);
-    let s1 = key_bits.div_ceil(2);
-    let s2 = key_bits.div_ceil(3);
-    let unxorshift = |mut y: u64, s: u32| {
-        // x ^= x >> s is undone by applying it until the shifted part runs out.
-        let mut x = y;
-        while s > 0 && y != 0 {
-            y >>= s;
-            x ^= y;
-        }
-        x
-    };
-    let mut x = h & m;
-    x = unxorshift(x, s1);
-    x = x.wrapping_mul(inverse_odd(MUL2)) & m;
-    x = unxorshift(x, s2);
-    x = x.wrapping_mul(inverse_odd(MUL1)) & m;
-    unxorshift(x, s1)
-}
+key_mix!(
+    u64,
+    (MUL1, MUL2),
+    key_mask,
+    inverse_odd,
+    /// Mixes a key of `key_bits` bits by a bijection on `[0, 2^key_bits)`.
+    ///
+    /// Each step is invertible on `key_bits`-bit words: `x ^= x >> s` (with `s >= 1`) and
+    /// `x = x * odd mod 2^key_bits`; [`unmix`] undoes the chain, and a test checks it does.
+    mix,
+    /// The inverse of [`mix`]: `unmix(mix(k, b), b) == k` for every `k < 2^b`.
+    unmix,
+);
 
 const MUL1_WIDE: u128 = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835;
 const MUL2_WIDE: u128 = 0xBF58_476D_1CE4_E5B9_94D0_49BB_1331_11EB;
 
-#[inline]
-const fn key_mask_wide(key_bits: u32) -> u128 {
-    if key_bits >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << key_bits) - 1
-    }
-}
-
-/// [`mix`] for keys of up to 128 bits: the same chain of invertible steps on
-/// `[0, 2^key_bits)`, on `u128` words with 128-bit odd multipliers (the two-word layout).
-#[inline]
-pub fn mix128(key: u128, key_bits: u32) -> u128 {
-    let m = key_mask_wide(key_bits);
-    let s1 = key_bits.div_ceil(2);
-    let s2 = key_bits.div_ceil(3);
-    let mut x = key & m;
-    x ^= x >> s1;
-    x = x.wrapping_mul(MUL1_WIDE) & m;
-    x ^= x >> s2;
-    x = x.wrapping_mul(MUL2_WIDE) & m;
-    x ^= x >> s1;
-    x
-}
-
-/// The inverse of [`mix128`].
-pub fn unmix128(h: u128, key_bits: u32) -> u128 {
-    let m = key_mask_wide(key_bits);
-    let s1 = key_bits.div_ceil(2);
-    let s2 = key_bits.div_ceil(3);
-    let unxorshift = |mut y: u128, s: u32| {
-        let mut x = y;
-        while s > 0 && y != 0 {
-            y >>= s;
-            x ^= y;
-        }
-        x
-    };
-    let mut x = h & m;
-    x = unxorshift(x, s1);
-    x = x.wrapping_mul(inverse_odd_wide(MUL2_WIDE)) & m;
-    x = unxorshift(x, s2);
-    x = x.wrapping_mul(inverse_odd_wide(MUL1_WIDE)) & m;
-    unxorshift(x, s1)
-}
-
-/// The multiplicative inverse of an odd number modulo 2^128 (Newton's iteration).
-const fn inverse_odd_wide(a: u128) -> u128 {
-    let mut x = a;
-    let mut i = 0;
-    while i < 7 {
-        x = x.wrapping_mul(2u128.wrapping_sub(a.wrapping_mul(x)));
-        i += 1;
-    }
-    x
-}
-
-/// The multiplicative inverse of an odd number modulo 2^64 (Newton's iteration).
-const fn inverse_odd(a: u64) -> u64 {
-    let mut x = a; // correct to 3 bits
-    let mut i = 0;
-    while i < 6 {
-        x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
-        i += 1;
-    }
-    x
-}
+key_mix!(
+    u128,
+    (MUL1_WIDE, MUL2_WIDE),
+    key_mask_wide,
+    inverse_odd_wide,
+    /// [`mix`] for keys of up to 128 bits: the same chain of invertible steps on
+    /// `[0, 2^key_bits)`, on `u128` words with 128-bit odd multipliers (the two-word layout).
+    mix128,
+    /// The inverse of [`mix128`].
+    unmix128,
+);
 
 /// A slot chosen by [`Table::probe_slot`] for a later [`Table::store_at`].
 #[derive(Clone, Copy, Debug)]
@@ -593,10 +572,17 @@ impl Table {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// The first word of the bucket of `key` (one-word layout) and its check bits.
+    ///
+    /// In range for any key: the bucket is Lemire's multiply-shift `b = (top * buckets) >> 64`
+    /// of a 64-bit `top`, and `top < 2^64` makes `b < buckets`, so the bucket's words `8b ..
+    /// 8b + 8` are among the table's `8 * buckets`. The probe and store paths index them
+    /// unchecked on this argument.
     #[inline]
     fn locate(&self, key: u64) -> (usize, u64) {
         let h = mix(key, self.key_bits);
         let b = (((h << (64 - self.key_bits)) as u128 * self.buckets as u128) >> 64) as usize;
+        debug_assert!(b < self.buckets);
         (b * SLOTS_PER_BUCKET, h & field(CHECK_BITS))
     }
 
@@ -640,9 +626,11 @@ impl Table {
         // 2 + worth otherwise; the smallest wins, the first on ties.
         let mut best = u64::MAX;
         for (j, word) in words.iter_mut().enumerate() {
+            // SAFETY: `first + j < first + SLOTS_PER_BUCKET <= len` (`locate`).
+            let slot = unsafe { self.slots.get_unchecked(first + j) };
             // ORDERING: Relaxed: the word is the whole entry, check bits included, and
             // publishes no other memory; atomicity alone keeps it from tearing.
-            let w = self.slots.get(first + j).load(Ordering::Relaxed);
+            let w = slot.load(Ordering::Relaxed);
             *word = w;
             let used = w & field(BOUND_BITS) != 0;
             let current = ((w >> GEN_SHIFT) & field(GEN_BITS) == generation) as u64;
@@ -670,7 +658,9 @@ impl Table {
 
     /// Stores a result at the slot [`Table::probe_slot`] chose for its key, without looking
     /// at the bucket again. Other stores since the probe may have put another key there; it
-    /// is then replaced, which costs that entry and is never wrong.
+    /// is then replaced, which costs that entry and is never wrong. (A slot that another
+    /// table's probe chose is a misuse: it is written somewhere inside this table, with
+    /// check bits meant for the other one, never outside it.)
     #[inline]
     pub fn store_at(&self, slot: Slot, value: i32, bound: Bound, best_move: Option<u8>, work: u64) {
         let entry = Entry {
@@ -680,14 +670,21 @@ impl Table {
             work: (63 - (work | 1).leading_zeros()).min(MAX_WORK) as u8,
             generation: self.generation(),
         };
+        // A slot comes from a probe, so its index is in range, but a probe of another table
+        // (a misuse) could give any: clamped (a conditional move, no branch), such a slot
+        // writes inside this table, never outside it.
         if self.two_word {
-            self.write_pair(slot.index, slot.check, slot.check_hi, &entry);
+            let index = slot.index.min(self.slots.len() / 2 - 1);
+            // SAFETY: `index < len / 2`, clamped just above (`len >= 8`).
+            let pair = unsafe { self.slots.get_pair_unchecked(index) };
+            Self::write_pair(pair, slot.check, slot.check_hi, &entry);
             return;
         }
+        let index = slot.index.min(self.slots.len() - 1);
+        // SAFETY: `index < len`, clamped just above.
+        let word = unsafe { self.slots.get_unchecked(index) };
         // ORDERING: Relaxed: one whole-word store; readers need no other memory with it.
-        self.slots
-            .get(slot.index)
-            .store(pack(slot.check, &entry), Ordering::Relaxed);
+        word.store(pack(slot.check, &entry), Ordering::Relaxed);
     }
 
     /// Stores a result for `key` (below `2^key_bits`): `value` with its `bound`, the best
@@ -724,8 +721,10 @@ impl Table {
         let mut victim = first;
         let mut victim_worth = u32::MAX;
         for i in first..first + SLOTS_PER_BUCKET {
+            // SAFETY: `i < first + SLOTS_PER_BUCKET <= len` (`locate`).
+            let slot = unsafe { self.slots.get_unchecked(i) };
             // ORDERING: Relaxed, as in `probe`.
-            let w = self.slots.get(i).load(Ordering::Relaxed);
+            let w = slot.load(Ordering::Relaxed);
             let Some(old) = unpack(w) else {
                 if victim_worth > 0 {
                     victim = i;
@@ -746,14 +745,16 @@ impl Table {
                 victim_worth = worth;
             }
         }
+        // SAFETY: `victim` is one of the bucket's words, in range as above.
+        let slot = unsafe { self.slots.get_unchecked(victim) };
         // ORDERING: Relaxed: one whole-word store; readers need no other memory with it.
-        self.slots
-            .get(victim)
-            .store(pack(check, &entry), Ordering::Relaxed);
+        slot.store(pack(check, &entry), Ordering::Relaxed);
     }
 
     /// The first pair of the bucket of `key`, the low 64 bits of its mixed key and bits
-    /// 64..104 of it (two-word layout; see the module docs).
+    /// 64..104 of it (two-word layout; see the module docs). In range for any key, as in
+    /// [`Table::locate`]: `b < buckets` from a 64-bit `top`, so the pairs `4b .. 4b + 4` are
+    /// among the table's `4 * buckets`.
     #[inline]
     fn locate_wide(&self, key: u128) -> (usize, u64, u64) {
         let k = self.key_bits;
@@ -764,6 +765,7 @@ impl Table {
             (h >> (k - 64)) as u64
         };
         let b = ((top as u128 * self.buckets as u128) >> 64) as usize;
+        debug_assert!(b < self.buckets);
         (
             b * WIDE_SLOTS_PER_BUCKET,
             h as u64,
@@ -771,13 +773,12 @@ impl Table {
         )
     }
 
-    /// Loads the two words `(word 0, word 1)` of the two-word slot `index` in one 16-byte
-    /// atomic load.
+    /// Loads the two words `(word 0, word 1)` of a two-word slot in one 16-byte atomic load.
     #[inline]
-    fn read_pair(&self, index: usize) -> (u64, u64) {
+    fn read_pair(pair: &AtomicU128) -> (u64, u64) {
         // ORDERING: Relaxed: the 16 bytes are the whole entry, key check included, and
         // publish no other memory; atomicity alone makes them one write's (module docs).
-        let v = self.slots.get_pair(index).load(Ordering::Relaxed);
+        let v = pair.load(Ordering::Relaxed);
         (v as u64, (v >> 64) as u64)
     }
 
@@ -788,16 +789,13 @@ impl Table {
         w1 & field(BOUND_BITS) != 0 && w0 == lo && check_of(w1) == hi
     }
 
-    /// Writes an entry into the two-word slot `index` as `(lo, data)` in one 16-byte atomic
-    /// store.
+    /// Writes an entry into a two-word slot as `(lo, data)` in one 16-byte atomic store.
     #[inline]
-    fn write_pair(&self, index: usize, lo: u64, hi: u64, entry: &Entry) {
+    fn write_pair(pair: &AtomicU128, lo: u64, hi: u64, entry: &Entry) {
         let data = pack(hi, entry);
         // ORDERING: Relaxed: one whole-slot store (see `read_pair`); it publishes nothing
         // else.
-        self.slots
-            .get_pair(index)
-            .store((data as u128) << 64 | lo as u128, Ordering::Relaxed);
+        pair.store((data as u128) << 64 | lo as u128, Ordering::Relaxed);
     }
 
     /// [`Table::probe_slot`] on two-word slots.
@@ -808,7 +806,8 @@ impl Table {
         let mut best = u64::MAX;
         let mut found = None;
         for j in 0..WIDE_SLOTS_PER_BUCKET {
-            let (w0, w1) = self.read_pair(first + j);
+            // SAFETY: `first + j < first + WIDE_SLOTS_PER_BUCKET <= len / 2` (`locate_wide`).
+            let (w0, w1) = Self::read_pair(unsafe { self.slots.get_pair_unchecked(first + j) });
             let used = w1 & field(BOUND_BITS) != 0;
             let current = ((w1 >> GEN_SHIFT) & field(GEN_BITS) == generation) as u64;
             let worth = 2 + ((w1 >> WORK_SHIFT) & field(WORK_BITS)) + 64 * current;
@@ -848,7 +847,10 @@ impl Table {
             work: (63 - (work | 1).leading_zeros()).min(MAX_WORK) as u8,
             generation: self.generation(),
         };
-        self.write_pair(slot.index, slot.check, slot.check_hi, &entry);
+        // SAFETY: the slot is one of the bucket `probe_slot_wide` just located, in range as
+        // there.
+        let pair = unsafe { self.slots.get_pair_unchecked(slot.index) };
+        Self::write_pair(pair, slot.check, slot.check_hi, &entry);
     }
 
     /// The fraction of sampled slots (the first 8192 words; keys are spread evenly) that
@@ -923,8 +925,9 @@ impl Table {
                 // Pairs are indexed as `locate_wide` indexes them.
                 let first = b * WIDE_SLOTS_PER_BUCKET;
                 for j in 0..WIDE_SLOTS_PER_BUCKET {
-                    // One 16-byte load: the two words are one write's (module docs).
-                    let (w0, w1) = self.read_pair(first + j);
+                    // One 16-byte load: the two words are one write's (module docs). Checked:
+                    // this path is not hot.
+                    let (w0, w1) = Self::read_pair(self.slots.get_pair(first + j));
                     let Some(e) = unpack(w1) else { continue };
                     if e.work < min_work {
                         continue;
@@ -1120,25 +1123,57 @@ mod storage {
             self.len
         }
 
-        /// Word `i` of a one-word table.
+        /// Word `i` of a one-word table; panics when there is no such word. The checked
+        /// access, for every path but the probe and store path (`fill`, `for_each_entry`).
         #[inline]
         pub(super) fn get(&self, i: usize) -> &AtomicU64 {
+            assert!(i < self.len && !self.wide, "word {i} of {} words", self.len);
+            // SAFETY: `i < len` on a one-word table, checked just above.
+            unsafe { self.get_unchecked(i) }
+        }
+
+        /// [`Slots::get`] without the check, for the probe and store path only, whose
+        /// indices are in range by construction (`Table::locate`).
+        ///
+        /// # Safety
+        ///
+        /// `i < len`, on a one-word table.
+        #[inline]
+        pub(super) unsafe fn get_unchecked(&self, i: usize) -> &AtomicU64 {
             debug_assert!(i < self.len && !self.wide);
-            // SAFETY: `i < len` (the index comes from a bucket below `buckets`), the memory is
-            // live while `self` is, zeroed memory is a valid `AtomicU64` (same layout as
-            // `u64`), and only shared references are ever made.
+            // SAFETY: `i < len` (the caller's contract), the memory is live while `self` is,
+            // zeroed memory is a valid `AtomicU64` (same layout as `u64`), and only shared
+            // references are ever made.
             unsafe { &*self.ptr.add(i) }
         }
 
-        /// Pair `i` (words `2i` and `2i + 1`) of a two-word table, as one 16-byte atomic.
+        /// Pair `i` (words `2i` and `2i + 1`) of a two-word table, as one 16-byte atomic;
+        /// panics when there is no such pair. The checked access, as [`Slots::get`].
         #[inline]
         pub(super) fn get_pair(&self, i: usize) -> &AtomicU128 {
-            debug_assert!(2 * i + 1 < self.len && self.wide);
-            // SAFETY: `2i + 1 < len` (the index comes from a bucket below `buckets`), so the
-            // 16 bytes are inside the live allocation; they are 16-byte aligned (the base is
-            // page- or 64-byte-aligned, see the asserts above); zeroed memory is a valid
-            // `AtomicU128` (same layout as `u128`); only shared references are made; and a
-            // two-word table never accesses these bytes as `AtomicU64` (`wide`).
+            assert!(
+                i < self.len / 2 && self.wide,
+                "pair {i} of {} pairs",
+                self.len / 2
+            );
+            // SAFETY: `i < len / 2` on a two-word table, checked just above.
+            unsafe { self.get_pair_unchecked(i) }
+        }
+
+        /// [`Slots::get_pair`] without the check, for the probe and store path only
+        /// (`Table::locate_wide`).
+        ///
+        /// # Safety
+        ///
+        /// `i < len / 2`, on a two-word table.
+        #[inline]
+        pub(super) unsafe fn get_pair_unchecked(&self, i: usize) -> &AtomicU128 {
+            debug_assert!(i < self.len / 2 && self.wide);
+            // SAFETY: `2i + 1 < len` (the caller's contract, `len` even), so the 16 bytes are
+            // inside the live allocation; they are 16-byte aligned (the base is page- or
+            // 64-byte-aligned, see the asserts above); zeroed memory is a valid `AtomicU128`
+            // (same layout as `u128`); only shared references are made; and a two-word table
+            // never accesses these bytes as `AtomicU64` (`wide`).
             unsafe { &*self.ptr.add(2 * i).cast::<AtomicU128>() }
         }
 
@@ -1227,7 +1262,19 @@ mod loom_storage {
         pub(super) fn get(&self, i: usize) -> &AtomicU64 {
             &self.words[i]
         }
+        /// # Safety
+        ///
+        /// None here (checked): the contract of the real storage's.
+        pub(super) unsafe fn get_unchecked(&self, i: usize) -> &AtomicU64 {
+            &self.words[i]
+        }
         pub(super) fn get_pair(&self, i: usize) -> &AtomicU128 {
+            &self.pairs[i]
+        }
+        /// # Safety
+        ///
+        /// None here (checked): the contract of the real storage's.
+        pub(super) unsafe fn get_pair_unchecked(&self, i: usize) -> &AtomicU128 {
             &self.pairs[i]
         }
         pub(super) fn prefetch(&self, _i: usize) {}
@@ -1676,6 +1723,60 @@ mod tests {
             let mut want = vec![(a, t.probe(a).unwrap()), (b, t.probe(b).unwrap())];
             want.sort_by_key(|(k, _)| *k);
             assert_eq!(all, want, "{buckets} {bits}");
+        }
+    }
+
+    /// `for_each_entry` reads every slot of a full table, each at its own index, in both
+    /// layouts: it yields as many entries as `fill` counts used slots, each under a distinct
+    /// key that a probe answers with the same entry. (Reading two-word slots at twice their
+    /// index, as it once did, skips every other bucket and runs past the end of the table,
+    /// where the checked slot access panics.)
+    #[test]
+    fn for_each_entry_reads_every_slot_of_a_full_table() {
+        // 64 buckets: 512 words, all sampled by `fill`; one word up to 46 key bits, two
+        // words at 64 (the `k <= 64` rebuild) and 100.
+        for bits in [40u32, 64, 100] {
+            let t = Table::with_buckets(64, bits).unwrap();
+            let slots = if bits <= 40 { 512 } else { 256 };
+            assert_eq!(t.layout() == Layout::OneWord, bits <= 40);
+            let mut state = 0x9E37_79B9_7F4A_7C15 ^ bits as u64;
+            for i in 0..8 * slots {
+                let key = ((rng(&mut state) as u128) << 64 | rng(&mut state) as u128)
+                    & key_mask_wide(bits);
+                t.store(key, (i % 20) as i32, Bound::Lower, Some(1), 1 + i as u64);
+            }
+            let used = (t.fill() * slots as f64).round() as usize;
+            assert!(used > slots * 9 / 10, "{bits} bits: {used} of {slots} used");
+            let mut all = Vec::new();
+            t.for_each_entry(0, |k, e| all.push((k, e)));
+            assert_eq!(all.len(), used, "{bits} bits");
+            for &(k, e) in &all {
+                assert_eq!(t.probe(k), Some(e), "{bits} bits: key {k:#x}");
+            }
+            all.sort_by_key(|&(k, _)| k);
+            all.dedup_by_key(|&mut (k, _)| k);
+            assert_eq!(all.len(), used, "{bits} bits: a key yielded twice");
+        }
+    }
+
+    /// The unchecked slot access is reached only through slots a probe of the same table
+    /// chose; a slot of another table's probe (a larger one, or of the other layout) is
+    /// clamped into this table: it writes one slot of it, nothing outside.
+    #[test]
+    fn a_slot_of_another_table_stays_inside_this_one() {
+        let big = Table::with_buckets(1 << 10, 40).unwrap();
+        let key = (0u64..).find(|&k| big.locate(k).0 >= 1000 * 8).unwrap();
+        let slot = big.probe_slot(key).1;
+        for bits in [20u32, 100] {
+            let small = Table::with_buckets(1, bits).unwrap();
+            small.store_at(slot, 3, Bound::Exact, None, 1);
+            // `fill` samples the whole bucket: 8 one-word or 4 two-word slots.
+            let slots = if small.layout() == Layout::OneWord {
+                8.0
+            } else {
+                4.0
+            };
+            assert_eq!(small.fill() * slots, 1.0, "{bits} bits");
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `book build` and `book info`, and the `--book`/`--no-book` options of `solve`, `analyze`
 //! and `serve` with the default book path (the engine's shipped book, or a deeper file).
 
-use crate::common::{all_cores, default_tt_mb, human};
+use crate::common::{all_cores, default_tt_mb, human, stop_on_ctrl_c};
 
 /// A rate with two decimals below 100 (book builds are slow), else as `human`.
 fn rate(r: f64) -> String {
@@ -17,7 +17,7 @@ use fourfold::{BoardSize, Book, Engine, ErrorKind, SolverBuilder};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 #[derive(Subcommand)]
@@ -221,12 +221,7 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
     )
     .map_err(|e| e.to_string())?;
     let ckpt = a.checkpoint.start(&engine, a.quiet)?;
-    let stop = engine.stop_flag();
-    let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
-    let _ = ctrlc::set_handler(move || {
-        interrupted.store(true, Ordering::SeqCst);
-        stop.raise();
-    });
+    let interrupted = stop_on_ctrl_c(engine.stop_flag());
     let journal = journal_path(&a.out);
     let opts = BuildOptions {
         plies: a.plies,

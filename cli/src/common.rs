@@ -1,8 +1,10 @@
 //! Options and helpers every command shares: board size, table size, pinning, search
-//! parameters, the engine they build, and number formatting.
+//! parameters, the engine they build, Ctrl-C, and number formatting.
 
 use clap::Args;
-use fourfold::{BoardSize, Engine, ErrorKind, Params, SolverBuilder};
+use fourfold::{BoardSize, Engine, ErrorKind, Params, SolverBuilder, StopFlag};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 #[derive(Args, Clone)]
@@ -138,4 +140,19 @@ pub fn fmt_time(secs: f64) -> String {
     } else {
         format!("{:.2} us", secs * 1e6)
     }
+}
+
+/// From now on Ctrl-C raises `stop` (the running search ends with what it has proved) and
+/// sets the flag returned, which tells the command's report an interrupt from a time limit.
+/// Installs the process's one handler: a command calls it once.
+pub(crate) fn stop_on_ctrl_c(stop: Arc<StopFlag>) -> &'static AtomicBool {
+    let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
+    let _ = ctrlc::set_handler(move || {
+        // ORDERING: set before `raise` (Release), so whoever sees the stop raised (Acquire),
+        // or joins a thread that did, sees the flag set too; SeqCst, like its loads, is more
+        // than that needs.
+        interrupted.store(true, Ordering::SeqCst);
+        stop.raise();
+    });
+    interrupted
 }

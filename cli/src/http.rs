@@ -83,11 +83,36 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-/// An error of the service's JSON shape, with its own status (408 and 431 are the
-/// transport's).
-fn error_reply(status: u16, kind: FailureKind, message: &str) -> Reply {
+/// An error reply, the one shape of every error the server answers, the handler's
+/// (`serve`) and the transport's: the service's JSON (`{"id":null,"error":{"kind":..,
+/// "message":..}}`), `status` (the kind's own, [`FailureKind::status`], but for the
+/// transport's 408 and 431), never cached, with the extra `headers` given (`Allow`,
+/// `Retry-After`).
+pub fn error_reply(
+    status: u16,
+    kind: FailureKind,
+    message: &str,
+    headers: &[(&'static str, &str)],
+) -> Reply {
     let body = Response::failure(serde_json::Value::Null, Failure::new(kind, message));
-    Reply::new(status, "application/json", body.to_json())
+    let reply = Reply::new(status, "application/json", body.to_json())
+        .with_header("Cache-Control", "no-store");
+    headers
+        .iter()
+        .fold(reply, |r, &(name, value)| r.with_header(name, value))
+}
+
+/// Writes the [`error_reply`] of `(status, kind, message, headers)` on a connection that is
+/// closed after it (no keep-alive).
+fn write_error(
+    s: &mut TcpStream,
+    status: u16,
+    kind: FailureKind,
+    message: &str,
+    headers: &[(&'static str, &str)],
+) -> io::Result<()> {
+    let reply = error_reply(status, kind, message, headers);
+    write_reply(s, &reply, false, false)
 }
 
 /// Writes `reply`; `head_only` leaves the body out (HEAD), `keep` says keep-alive.
@@ -232,16 +257,12 @@ where
         if open.load(Ordering::Relaxed) >= limits.max_connections {
             // Never block the acceptor on a client: the 503 goes out if the socket takes it.
             let _ = stream.set_nonblocking(true);
-            let reply = error_reply(
-                503,
-                FailureKind::Busy,
-                &format!(
-                    "too many open connections (at most {}); try again later",
-                    limits.max_connections
-                ),
-            )
-            .with_header("Retry-After", "1");
-            let _ = write_reply(&mut stream, &reply, false, false);
+            let msg = format!(
+                "too many open connections (at most {}); try again later",
+                limits.max_connections
+            );
+            let busy = FailureKind::Busy;
+            let _ = write_error(&mut stream, 503, busy, &msg, &[("Retry-After", "1")]);
             let _ = stream.shutdown(std::net::Shutdown::Write);
             // Closed at once, a socket whose request is unread would be reset and the 503
             // lost: the lingering thread drains it a little first.
@@ -424,34 +445,19 @@ fn connection(
                     "request head not complete within {} s",
                     limits.header_timeout.as_secs_f64()
                 );
-                let _ = write_reply(
-                    &mut s,
-                    &error_reply(408, FailureKind::BadRequest, &msg),
-                    false,
-                    false,
-                );
+                let _ = write_error(&mut s, 408, FailureKind::BadRequest, &msg, &[]);
                 return;
             }
             ReadHead::TooLarge => {
                 let msg = format!("request head longer than {MAX_HEAD} bytes");
-                let _ = write_reply(
-                    &mut s,
-                    &error_reply(431, FailureKind::BadRequest, &msg),
-                    false,
-                    false,
-                );
+                let _ = write_error(&mut s, 431, FailureKind::BadRequest, &msg, &[]);
                 return;
             }
         };
         let (head, keep) = match parse(&raw) {
             Ok(h) => h,
             Err(msg) => {
-                let _ = write_reply(
-                    &mut s,
-                    &error_reply(400, FailureKind::BadRequest, &msg),
-                    false,
-                    false,
-                );
+                let _ = write_error(&mut s, 400, FailureKind::BadRequest, &msg, &[]);
                 return;
             }
         };
@@ -489,6 +495,29 @@ mod tests {
             b"GET / HTTP/1.1\r\nnocolon\r\n\r\n",
         ] {
             assert!(parse(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+        }
+    }
+
+    #[test]
+    fn error_replies_have_the_services_shape_and_the_headers_given() {
+        let r = error_reply(
+            431,
+            FailureKind::BadRequest,
+            "head too long",
+            &[("Allow", "GET, HEAD"), ("Retry-After", "1")],
+        );
+        assert_eq!(r.status, 431);
+        let v: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        assert_eq!(v["id"], serde_json::Value::Null);
+        assert_eq!(v["error"]["kind"], "bad_request");
+        assert_eq!(v["error"]["message"], "head too long");
+        for (name, value) in [
+            ("Content-Type", "application/json"),
+            ("Cache-Control", "no-store"),
+            ("Allow", "GET, HEAD"),
+            ("Retry-After", "1"),
+        ] {
+            assert!(r.headers.contains(&(name, value.to_string())), "{name}");
         }
     }
 }

@@ -6,6 +6,10 @@
 //! (JSON lines, HTTP), `book`; `common` holds the options
 //! and helpers they share, `checkpoint` the `--checkpoint` option of `solve` and `book build`.
 
+// Every module is `pub(crate)`: the fuzz target `cli_args` compiles this file as a module
+// and brings them all to its root with one glob (`use fourfold_main::*`), so that their
+// `crate::NAME` paths resolve there too; a private module would be left out of the glob
+// (a test in `tests/cli/cli.rs` checks).
 pub(crate) mod bench;
 pub(crate) mod book;
 pub(crate) mod checkpoint;

@@ -7,7 +7,7 @@
 //! decides no score and writes no error message of its own for engine errors.
 
 use crate::common::{all_cores, build, Common};
-use crate::http::{Head, Limits, Reply};
+use crate::http::{error_reply, Head, Limits, Reply};
 use clap::Args;
 use fourfold::service::{Failure, FailureKind, Request, Response, Service};
 use fourfold::testset::LineError;
@@ -136,6 +136,11 @@ fn failure(kind: FailureKind, msg: impl Into<String>) -> Response {
     Response::failure(Value::Null, Failure::new(kind, msg))
 }
 
+/// [`error_reply`] with the status of `kind`.
+fn error(kind: FailureKind, msg: &str, headers: &[(&'static str, &str)]) -> Reply {
+    error_reply(kind.status(), kind, msg, headers)
+}
+
 /// Decodes one `application/x-www-form-urlencoded` component (`%XX` and `+`).
 fn url_decode(s: &str) -> Result<String, String> {
     let b = s.as_bytes();
@@ -206,34 +211,29 @@ enum Route {
 fn route(req: &Head, page: &str) -> Route {
     let url = req.target.as_str();
     if url.len() > MAX_URL {
-        return Route::Now(json_response(&failure(
-            FailureKind::BadRequest,
-            format!(
-                "request target of {} bytes is too long (at most {MAX_URL})",
-                url.len()
-            ),
-        )));
+        let msg = format!(
+            "request target of {} bytes is too long (at most {MAX_URL})",
+            url.len()
+        );
+        return Route::Now(error(FailureKind::BadRequest, &msg, &[]));
     }
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
     if req.method != "GET" && req.method != "HEAD" {
-        return Route::Now(
-            json_response(&failure(
-                FailureKind::MethodNotAllowed,
-                format!("method {} not allowed: use GET", req.method),
-            ))
-            .with_header("Allow", "GET, HEAD"),
-        );
+        let msg = format!("method {} not allowed: use GET", req.method);
+        let allow = [("Allow", "GET, HEAD")];
+        return Route::Now(error(FailureKind::MethodNotAllowed, &msg, &allow));
     }
     match path {
         "/" | "/index.html" => Route::Now(Reply::new(200, "text/html; charset=utf-8", page)),
         p if p.starts_with("/api/") => match api_request(p, query) {
             Ok(r) => Route::Solve(r),
-            Err(e) => Route::Now(json_response(&Response::failure(Value::Null, e))),
+            Err(e) => Route::Now(error(e.kind, &e.message, &[])),
         },
-        _ => Route::Now(json_response(&failure(
+        _ => Route::Now(error(
             FailureKind::NotFound,
-            format!("no such page: {path}"),
-        ))),
+            &format!("no such page: {path}"),
+            &[],
+        )),
     }
 }
 
@@ -288,17 +288,16 @@ fn http(
             match tx.try_send((r, answer)) {
                 Ok(()) => match wait.recv() {
                     Ok(resp) => json_response(&resp),
-                    Err(_) => json_response(&failure(
+                    Err(_) => error(
                         FailureKind::Internal,
                         "the worker stopped without an answer",
-                    )),
+                        &[],
+                    ),
                 },
                 Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
-                    json_response(&failure(
-                        FailureKind::Busy,
-                        format!("too many requests waiting (at most {queue}); try again later"),
-                    ))
-                    .with_header("Retry-After", "1")
+                    let msg =
+                        format!("too many requests waiting (at most {queue}); try again later");
+                    error(FailureKind::Busy, &msg, &[("Retry-After", "1")])
                 }
             }
         }

@@ -5,7 +5,7 @@
 //! more solves, no message, and the exit status the lines already printed earned (0 when
 //! all were good). Any other write error is an error (exit status 2).
 
-use crate::common::{all_cores, build, human, warn_pin, warn_threads, Common};
+use crate::common::{all_cores, build, human, stop_on_ctrl_c, warn_pin, warn_threads, Common};
 use clap::Args;
 use fourfold::engine::CaseLine;
 use fourfold::outcome::describe;
@@ -122,12 +122,7 @@ pub fn run(a: SolveArgs) -> Result<ExitCode, String> {
     warn_threads(threads);
     let items = read_items(&a, &solver)?;
     let ckpt = a.checkpoint.start(&solver, a.quiet)?;
-    let stop = solver.stop_flag();
-    let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
-    let _ = ctrlc::set_handler(move || {
-        interrupted.store(true, Ordering::SeqCst);
-        stop.raise();
-    });
+    let interrupted = stop_on_ctrl_c(solver.stop_flag());
     let mut failed = false;
     let out = io::stdout();
     let mut out = out.lock();
@@ -337,12 +332,7 @@ fn main_job(a: &SolveArgs, threads: usize, limit: Option<Duration>) -> Result<Ex
     let cells = board.cells() as i32;
     let pos = "";
     let ckpt = a.checkpoint.start(&solver, a.quiet)?;
-    let stop = solver.stop_flag();
-    let interrupted = &*Box::leak(Box::new(AtomicBool::new(false)));
-    let _ = ctrlc::set_handler(move || {
-        interrupted.store(true, Ordering::SeqCst);
-        stop.raise();
-    });
+    let interrupted = stop_on_ctrl_c(solver.stop_flag());
     let tty = io::stderr().is_terminal() && !a.quiet;
     let window = Mutex::new((-(cells / 2), cells / 2));
     let finished = AtomicBool::new(false);

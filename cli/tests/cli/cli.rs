@@ -148,3 +148,39 @@ fn a_time_limit_stops_one_solve_and_the_batch_goes_on() {
         "2252576253462244111563365343671351441 -1\n"
     );
 }
+
+/// The fuzz target `cli_args` compiles `cli/src/main.rs` as a module and reaches the
+/// command's modules through one glob import (`use fourfold_main::*`), which takes only the
+/// modules visible outside `main.rs`: each must be `pub(crate)`, or a module that another
+/// names as `crate::NAME` would not compile there (the check needs the fuzz crate's own
+/// build, which `cargo test` does not run).
+#[test]
+fn every_module_of_the_command_reaches_the_fuzz_target() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let main = std::fs::read_to_string(format!("{root}/cli/src/main.rs")).unwrap();
+    let fuzz = std::fs::read_to_string(format!("{root}/fuzz/fuzz_targets/cli_args.rs")).unwrap();
+    assert!(fuzz.lines().any(|l| l.trim() == "use fourfold_main::*;"));
+    let declared: Vec<&str> = main
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//") && l.ends_with(';'))
+        .filter(|l| l.split_whitespace().any(|w| w == "mod"))
+        .collect();
+    for line in &declared {
+        assert!(
+            line.starts_with("pub(crate) mod "),
+            "cli/src/main.rs: {line}"
+        );
+    }
+    // Every source file of `cli/src` is one of them.
+    for file in std::fs::read_dir(format!("{root}/cli/src")).unwrap() {
+        let name = file.unwrap().file_name().into_string().unwrap();
+        if let Some(m) = name.strip_suffix(".rs").filter(|&m| m != "main") {
+            let line = format!("pub(crate) mod {m};");
+            assert!(
+                declared.contains(&line.as_str()),
+                "{name} is not declared as `{line}`"
+            );
+        }
+    }
+}
