@@ -420,6 +420,8 @@ pub struct Slot {
     check: u64,
     /// Two words: bits 64..104 of `h`, word 1's check field.
     check_hi: u64,
+    /// The address of the table whose probe chose it ([`Table::store_at`] drops others).
+    owner: usize,
 }
 
 /// How a table's slots hold their keys (see the module docs for the rule and the proofs).
@@ -597,6 +599,12 @@ impl Table {
         self.slots.prefetch(first);
     }
 
+    /// This table's identity in a [`Slot`]: the address of its slots.
+    #[inline(always)]
+    fn id(&self) -> usize {
+        self.slots.base()
+    }
+
     /// The entry stored for `key`, if any. `key` must be below `2^key_bits`.
     #[inline]
     pub fn probe<K: Bitboard>(&self, key: K) -> Option<Entry> {
@@ -652,17 +660,21 @@ impl Table {
                 index: first + j,
                 check,
                 check_hi: 0,
+                owner: self.id(),
             },
         )
     }
 
     /// Stores a result at the slot [`Table::probe_slot`] chose for its key, without looking
     /// at the bucket again. Other stores since the probe may have put another key there; it
-    /// is then replaced, which costs that entry and is never wrong. (A slot that another
-    /// table's probe chose is a misuse: it is written somewhere inside this table, with
-    /// check bits meant for the other one, never outside it.)
+    /// is then replaced, which costs that entry and is never wrong. A slot that another
+    /// table's probe chose (a misuse) stores nothing: its check bits, written in this table's
+    /// bucket, could pass for another key's.
     #[inline]
     pub fn store_at(&self, slot: Slot, value: i32, bound: Bound, best_move: Option<u8>, work: u64) {
+        if slot.owner != self.id() {
+            return;
+        }
         let entry = Entry {
             value,
             bound,
@@ -670,9 +682,8 @@ impl Table {
             work: (63 - (work | 1).leading_zeros()).min(MAX_WORK) as u8,
             generation: self.generation(),
         };
-        // A slot comes from a probe, so its index is in range, but a probe of another table
-        // (a misuse) could give any: clamped (a conditional move, no branch), such a slot
-        // writes inside this table, never outside it.
+        // A slot comes from this table's probe, so its index is in range; clamped anyway (a
+        // conditional move, no branch), so that no slot can write outside the table.
         if self.two_word {
             let index = slot.index.min(self.slots.len() / 2 - 1);
             // SAFETY: `index < len / 2`, clamped just above (`len >= 8`).
@@ -832,6 +843,7 @@ impl Table {
                 index: first + j,
                 check: lo,
                 check_hi: hi,
+                owner: self.id(),
             },
         )
     }
@@ -1065,6 +1077,12 @@ mod storage {
     unsafe impl Sync for Slots {}
 
     impl Slots {
+        /// The address of the memory: tells one table's slots from another's.
+        #[inline(always)]
+        pub(super) fn base(&self) -> usize {
+            self.ptr as usize
+        }
+
         /// `len` zeroed words (`len * 8` must not overflow, which the caller checks; `len`
         /// is a multiple of 8), accessed as words or, if `wide`, as 16-byte pairs only; or an
         /// error when the OS refuses the memory.
@@ -1249,6 +1267,15 @@ mod loom_storage {
     }
 
     impl Slots {
+        /// The address of the memory in use: tells one table's slots from another's.
+        pub(super) fn base(&self) -> usize {
+            if self.words.is_empty() {
+                self.pairs.as_ptr() as usize
+            } else {
+                self.words.as_ptr() as usize
+            }
+        }
+
         pub(super) fn zeroed(len: usize, wide: bool) -> Result<Slots, super::TableError> {
             let (words, pairs) = if wide { (0, len / 2) } else { (len, 0) };
             Ok(Slots {
@@ -1760,23 +1787,20 @@ mod tests {
     }
 
     /// The unchecked slot access is reached only through slots a probe of the same table
-    /// chose; a slot of another table's probe (a larger one, or of the other layout) is
-    /// clamped into this table: it writes one slot of it, nothing outside.
+    /// chose; a slot of another table's probe (a larger one, or of the other layout) stores
+    /// nothing, where its check bits could have passed for another key's.
     #[test]
-    fn a_slot_of_another_table_stays_inside_this_one() {
+    fn a_slot_of_another_table_stores_nothing() {
         let big = Table::with_buckets(1 << 10, 40).unwrap();
         let key = (0u64..).find(|&k| big.locate(k).0 >= 1000 * 8).unwrap();
         let slot = big.probe_slot(key).1;
         for bits in [20u32, 100] {
             let small = Table::with_buckets(1, bits).unwrap();
             small.store_at(slot, 3, Bound::Exact, None, 1);
-            // `fill` samples the whole bucket: 8 one-word or 4 two-word slots.
-            let slots = if small.layout() == Layout::OneWord {
-                8.0
-            } else {
-                4.0
-            };
-            assert_eq!(small.fill() * slots, 1.0, "{bits} bits");
+            assert_eq!(small.fill(), 0.0, "{bits} bits");
+            // The table's own slots still store.
+            small.store_at(small.probe_slot(key).1, 3, Bound::Exact, None, 1);
+            assert_eq!(small.probe(key).map(|e| e.value), Some(3), "{bits} bits");
         }
     }
 }
