@@ -271,8 +271,12 @@ pub struct Error {
 }
 
 /// The kinds of [`Error`].
+///
+/// Deliberately not `#[non_exhaustive]`: every front end (the command line, the service, C,
+/// Python) maps each kind to its own status, exception or failure kind with a match that
+/// names them all, so a new kind does not compile until each front end has chosen its
+/// mapping, instead of falling silently into a catch-all.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum ErrorKind {
     /// The move string is not a legal, unfinished game on the engine's board.
     Position(ParseError),
