@@ -1,7 +1,8 @@
 //! The solver: the public entry point, and the Lazy SMP driver that puts threads on a solve.
 //!
-//! This module owns the table's lifetime, the thread pool of one solve, the stop flags and the
-//! live counters. It decides nothing about the search itself (that is the `search` module) and
+//! This module owns the table's lifetime, the thread pool of one solve, the stop flags, the
+//! live counters, and the bounds proven for the root of the latest solve ([`RootBounds`]:
+//! what a checkpoint saves, and what a solve of that same position resumes from). It decides nothing about the search itself (that is the `search` module) and
 //! never prints: progress reaches the caller through [`Solver::live_nodes`] and the
 //! [`Step`] callback of [`Solver::solve_with`].
 //!
