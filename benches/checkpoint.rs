@@ -7,7 +7,8 @@
 //! default, so node counts are exact and repeatable (the stop lands within a millisecond of
 //! half the fresh solve's nodes, so the halfway table varies a little from run to run); a
 //! 256 MiB table, the command's default on this machine. Prints a Markdown table per board.
-//! `FOURFOLD_CKPT_WORK=0,4,8` picks the thresholds (default 0, 4, 8, 10, ..., 20);
+//! `FOURFOLD_CKPT_WORK=0,4,8` picks the thresholds (default 0, 4, 8, 10, ..., 20; `none`:
+//! only the table kept in memory); `FOURFOLD_CKPT_MIB=1024` the table size;
 //! `FOURFOLD_CKPT_THREADS=2` runs every solve on two threads (Lazy SMP: node counts then
 //! vary from run to run).
 
@@ -15,13 +16,16 @@ use fourfold::{BoardSize, Engine, SolverBuilder};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-const MIB: usize = 256;
+/// The table size in MiB, unless `FOURFOLD_CKPT_MIB` says otherwise.
+fn mib() -> usize {
+    std::env::var("FOURFOLD_CKPT_MIB").map_or(256, |m| m.parse().unwrap())
+}
 const THRESHOLDS: [u8; 9] = [0, 4, 8, 10, 12, 14, 16, 18, 20];
 
 fn engine(board: BoardSize, threads: usize) -> Engine {
     let mut e = Engine::new(
         board,
-        SolverBuilder::default().table_mib(MIB).threads(threads),
+        SolverBuilder::default().table_mib(mib()).threads(threads),
     )
     .unwrap();
     e.set_book(None).unwrap();
@@ -44,6 +48,8 @@ fn main() {
     std::fs::create_dir_all(&dir).unwrap();
     for b in boards {
         let thresholds: Vec<u8> = match std::env::var("FOURFOLD_CKPT_WORK") {
+            // `none`: only the table kept in memory.
+            Ok(v) if v == "none" => Vec::new(),
             Ok(v) => v.split(',').map(|t| t.trim().parse().unwrap()).collect(),
             Err(_) => THRESHOLDS.to_vec(),
         };
@@ -65,9 +71,14 @@ fn main() {
         a.stop_flag().lower();
         let root = a.root_bounds().expect("a root");
         println!(
-            "\n{board}, {threads} thread(s), {MIB} MiB: fresh solve {} nodes (score {}); stopped at {} \
+            "\n{board}, {threads} thread(s), {} MiB: fresh solve {} nodes (score {}); stopped at {} \
              nodes with the score proven in [{}, {}]\n",
-            fresh.nodes, fresh.score, stopped_at, root.bounds.lower, root.bounds.upper
+            mib(),
+            fresh.nodes,
+            fresh.score,
+            stopped_at,
+            root.bounds.lower,
+            root.bounds.upper
         );
         println!(
             "| least work | entries | bytes | save ms | resumed nodes | stopped + resumed / fresh \
