@@ -32,9 +32,13 @@ extern "C" {
 #define FF_ERR_INTERRUPTED 2 /* stopped by ff_solver_stop */
 #define FF_ERR_BUILD 3       /* the solver could not be built (table size, threads) */
 #define FF_ERR_BOARD 4       /* the board size is not supported */
-#define FF_ERR_ARGUMENT 5    /* a null pointer, a string not UTF-8, an array too short */
+#define FF_ERR_ARGUMENT 5    /* a null pointer, a string not UTF-8, an array too short,
+                                or another argument out of range */
 #define FF_ERR_INTERNAL 6    /* a bug in fourfold */
 #define FF_ERR_BOOK 7        /* a book file that cannot be read or is for another board */
+#define FF_ERR_CHECKPOINT 8  /* a checkpoint file that cannot be written or read, or is
+                                corrupt, truncated or for another board (no function takes
+                                one yet: every library error has its code) */
 
 /* Where an answer came from (ff_solution.source, ff_analyze_best). */
 #define FF_SOURCE_SEARCH 0 /* a search */

@@ -31,7 +31,20 @@
 //! be in it or not: a checkpoint is a set of true facts, not a snapshot, and needs to be no
 //! more, since every entry is a true bound whatever else the table held with it.
 //!
-//! # File layout (version 1)
+//! # The root's bounds
+//!
+//! Besides entries, a file may carry one root: the exact key of the position a solve was
+//! solving when it was written, and the bounds of that position's score its null-window
+//! driver had proven ([`crate::solver::RootBounds`]). The table alone does not keep them: its
+//! entry for the root holds one bound, the latest, and a resumed driver would start from the
+//! whole score range and prove again what was known (a resumed 8 x 5 solve spent 110 M nodes
+//! re-proving "score >= 1"). [`crate::Engine::load_checkpoint`] hands the root to the solver,
+//! and a later exact solve starts its driver from those bounds only when its position has
+//! that exact key and stone count: a solve of any other position, of this board or another
+//! (`analyze`'s columns, a book build's positions), ignores them, so bounds never answer for
+//! a position they were not proven for.
+//!
+//! # File layout (version 2)
 //!
 //! All integers little-endian. `n` is the number of entries, `k` the key bytes: 8 when the
 //! board's keys fit 64 bits, else 16.
@@ -39,16 +52,28 @@
 //! | offset | bytes        | field                                                        |
 //! |--------|--------------|--------------------------------------------------------------|
 //! | 0      | 8            | magic `FOURCKPT`                                             |
-//! | 8      | 2            | format version, `u16` = 1                                    |
+//! | 8      | 2            | format version, `u16` = 2                                    |
 //! | 10     | 1            | board width `W`                                              |
 //! | 11     | 1            | board height `H`                                             |
 //! | 12     | 1            | key bits, `W * (H + 1)`                                      |
 //! | 13     | 1            | the threshold the file was written with (least work kept)    |
-//! | 14     | 2            | zero                                                         |
+//! | 14     | 1            | 1 when the file carries a root (below), else 0               |
+//! | 15     | 1            | zero                                                         |
 //! | 16     | 8            | `n`, `u64`                                                   |
 //! | 24     | 8            | checksum (below) of bytes `0..24` then `32..`                |
-//! | 32     | `n (k + 4)`  | entries: key (`k` bytes), then value (`i8`), bound (1 upper, |
+//! | 32     | 16           | the root's key, `u128` (zero without a root)                 |
+//! | 48     | 1            | the root's stones (zero without a root)                      |
+//! | 49     | 1            | the least score proven for the root, `i8` (zero without)     |
+//! | 50     | 1            | the greatest score proven for the root, `i8` (zero without)  |
+//! | 51     | 5            | zero                                                         |
+//! | 56     | `n (k + 4)`  | entries: key (`k` bytes), then value (`i8`), bound (1 upper, |
 //! |        |              | 2 lower, 3 exact), best column plus one (0: none), work      |
+//!
+//! The checksum covers the root's fields as it covers the entries.
+//!
+//! **Version 1** (written before the root was saved) is still read: its header is the first
+//! 32 bytes above with bytes 14 and 15 zero, its entries follow at offset 32, and it carries
+//! no root, so a solve resumed from it starts from the whole score range as before.
 //!
 //! The checksum is FNV-1a 64 taken over 8-byte little-endian words (the last partial word
 //! byte by byte): each step `h = (h ^ word) * p` is a bijection of `h`, so a change to any
@@ -56,8 +81,10 @@
 //!
 //! Loading refuses, with a [`CheckpointError`] naming the file and the reason, and before
 //! storing anything: a file shorter than its header says (truncated), longer (trailing
-//! bytes), another magic or version, another board, a checksum that does not match, and any
-//! entry whose key, value, bound, column or work is out of range.
+//! bytes), another magic or version, another board, a checksum that does not match, a root
+//! whose fields are out of range (a key beyond the board's bits, more stones than cells,
+//! bounds outside the score range of that many stones or crossed), and any entry whose key,
+//! value, bound, column or work is out of range.
 //!
 //! # Writing atomically
 //!
@@ -65,6 +92,7 @@
 //! flushes the directory, so a crash (`kill -9`, power loss) at any moment leaves either the
 //! previous checkpoint or the new one, whole, at `FILE`.
 
+use crate::solver::{Bounds, RootBounds};
 use crate::table::{Bound, Entry, Table, MAX_WORK};
 use std::fmt;
 use std::io::Write;
@@ -72,10 +100,12 @@ use std::path::{Path, PathBuf};
 
 /// The file's magic bytes.
 pub const MAGIC: [u8; 8] = *b"FOURCKPT";
-/// The format version this build reads and writes.
-pub const VERSION: u16 = 1;
-/// The header's size in bytes.
-pub const HEADER: usize = 32;
+/// The format version this build writes (it reads this one and version 1).
+pub const VERSION: u16 = 2;
+/// The header's size in bytes (version 2: with the root).
+pub const HEADER: usize = 56;
+/// The header's size in bytes of a version 1 file (no root).
+pub const HEADER_V1: usize = 32;
 /// Entries of at least this work (`floor(log2(nodes))`: 2^8 = 256 nodes) are saved by
 /// default: 1 to 2 % of a solve's entries (a file of 2 to 3 % of the table's bytes), and a
 /// 7 x 5, 6 x 6 or 6 x 7 solve stopped halfway and resumed from them takes 1.5 %, 4.5 % and
@@ -114,6 +144,25 @@ impl fmt::Display for CheckpointError {
 
 impl std::error::Error for CheckpointError {}
 
+/// What [`load`] read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Loaded {
+    /// Entries in the file (all stored through the table's normal store).
+    pub entries: usize,
+    /// The root the file carries, with its proven bounds (none in a version 1 file, or when
+    /// the writer had no solve under way).
+    pub root: Option<RootBounds>,
+}
+
+/// What [`parse`] found in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Parsed {
+    /// The entries, each with its full key.
+    pub entries: Vec<(u128, Entry)>,
+    /// The root and its proven bounds, when the file carries one.
+    pub root: Option<RootBounds>,
+}
+
 /// What [`save`] wrote.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Saved {
@@ -140,7 +189,8 @@ fn checksum(mut h: u64, bytes: &[u8]) -> u64 {
     h
 }
 
-/// The checksum of a whole file: header bytes `0..24`, then the body.
+/// The checksum of a whole file: `header` is its first 32 bytes, `body` the rest (the root's
+/// fields of version 2, then the entries); bytes `0..24` of `header` are summed, then `body`.
 fn file_checksum(header: &[u8], body: &[u8]) -> u64 {
     checksum(checksum(FNV_OFFSET, &header[..24]), body)
 }
@@ -175,8 +225,17 @@ fn encode(e: &Entry) -> [u8; 4] {
 }
 
 /// The file form of the entries of `table` (a `width` x `height` board) of work at least
-/// `min_work`.
-pub fn to_bytes(table: &Table, width: usize, height: usize, min_work: u8) -> Vec<u8> {
+/// `min_work`, and of `root` when given.
+///
+/// # Panics
+/// If `root`'s bounds do not fit an `i8` (a score's range on any supported board does).
+pub fn to_bytes(
+    table: &Table,
+    width: usize,
+    height: usize,
+    min_work: u8,
+    root: Option<&RootBounds>,
+) -> Vec<u8> {
     let bits = table.key_bits();
     let kb = key_bytes(bits);
     let mut b = vec![0u8; HEADER];
@@ -192,24 +251,34 @@ pub fn to_bytes(table: &Table, width: usize, height: usize, min_work: u8) -> Vec
     b[11] = height as u8;
     b[12] = bits as u8;
     b[13] = min_work;
+    if let Some(r) = root {
+        let byte = |v: i32| i8::try_from(v).expect("a score fits an i8") as u8;
+        b[14] = 1;
+        b[32..48].copy_from_slice(&r.key.to_le_bytes());
+        b[48] = u8::try_from(r.stones).expect("stones fit a u8");
+        b[49] = byte(r.bounds.lower);
+        b[50] = byte(r.bounds.upper);
+    }
     b[16..24].copy_from_slice(&n.to_le_bytes());
-    let (head, body) = b.split_at(HEADER);
+    let (head, body) = b.split_at(HEADER_V1);
     let sum = file_checksum(head, body);
     b[24..32].copy_from_slice(&sum.to_le_bytes());
     b
 }
 
-/// Writes the entries of `table` (a `width` x `height` board) of work at least `min_work` to
-/// `path`, atomically (see the module docs). Safe while searches run on `table`.
+/// Writes the entries of `table` (a `width` x `height` board) of work at least `min_work`,
+/// and `root` when given, to `path`, atomically (see the module docs). Safe while searches
+/// run on `table`.
 pub fn save(
     table: &Table,
     width: usize,
     height: usize,
     min_work: u8,
+    root: Option<&RootBounds>,
     path: impl AsRef<Path>,
 ) -> Result<Saved, CheckpointError> {
     let path = path.as_ref();
-    let bytes = to_bytes(table, width, height, min_work);
+    let bytes = to_bytes(table, width, height, min_work, root);
     let entries = (bytes.len() - HEADER) / (key_bytes(table.key_bits()) + 4);
     let tmp = temp_path(path);
     let mut f = std::fs::File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
@@ -242,37 +311,60 @@ fn sync_dir(path: &Path) -> std::io::Result<()> {
     }
 }
 
-/// The entries of a checkpoint file's bytes for a `width` x `height` board with keys of
-/// `key_bits` bits, every check of the module docs passed; `name` names the file in errors.
+/// True when `r` can be the root of a `width` x `height` board with keys of `key_bits` bits:
+/// a key within those bits, an unfinished game's stones, and bounds within the score range
+/// of that many stones that do not cross.
+fn root_in_range(r: &RootBounds, width: usize, height: usize, key_bits: u32) -> bool {
+    let cells = (width * height) as i32;
+    let m = r.stones as i32;
+    let Bounds { lower, upper } = r.bounds;
+    (key_bits >= 128 || r.key >> key_bits == 0)
+        && m < cells
+        && -(cells - m) / 2 <= lower
+        && lower <= upper
+        && upper <= (cells + 1 - m) / 2
+}
+
+/// The entries and root of a checkpoint file's bytes for a `width` x `height` board with keys
+/// of `key_bits` bits, every check of the module docs passed; `name` names the file in
+/// errors.
 pub fn parse(
     b: &[u8],
     width: usize,
     height: usize,
     key_bits: u32,
     name: &str,
-) -> Result<Vec<(u128, Entry)>, CheckpointError> {
-    let truncated_header = || {
+) -> Result<Parsed, CheckpointError> {
+    let truncated_header = |header: usize| {
         CheckpointError::Truncated(format!(
-            "checkpoint {name} is truncated: {} bytes, shorter than its {HEADER}-byte header",
+            "checkpoint {name} is truncated: {} bytes, shorter than its {header}-byte header",
             b.len()
         ))
     };
     if b.len() < 8 && MAGIC.starts_with(b) {
-        return Err(truncated_header());
+        return Err(truncated_header(HEADER_V1));
     }
     if b.len() < 8 || b[..8] != MAGIC {
         return Err(CheckpointError::Format(format!(
             "{name} is not a fourfold checkpoint (bad magic bytes)"
         )));
     }
-    if b.len() < HEADER {
-        return Err(truncated_header());
+    if b.len() < 10 {
+        return Err(truncated_header(HEADER_V1));
     }
     let version = u16::from_le_bytes([b[8], b[9]]);
-    if version != VERSION {
-        return Err(CheckpointError::Format(format!(
-            "checkpoint {name} has format version {version}; this build reads version {VERSION}"
-        )));
+    let header = match version {
+        1 => HEADER_V1,
+        VERSION => HEADER,
+        _ => {
+            return Err(CheckpointError::Format(format!(
+                "checkpoint {name} has format version {version}; this build reads versions 1 \
+                 and {VERSION}"
+            )))
+        }
+    };
+    if b.len() < header {
+        return Err(truncated_header(header));
     }
     let (w, h) = (b[10] as usize, b[11] as usize);
     if (w, h) != (width, height) {
@@ -280,7 +372,9 @@ pub fn parse(
             "checkpoint {name} is for the {w}x{h} board, not {width}x{height}"
         )));
     }
-    if b[12] as u32 != key_bits || b[14..16] != [0, 0] {
+    // Version 1: bytes 14 and 15 zero; version 2: byte 14 says whether a root follows.
+    let has_root = b[14] == 1 && version == VERSION;
+    if b[12] as u32 != key_bits || (b[14] != 0 && !has_root) || b[15] != 0 {
         return Err(CheckpointError::Corrupt(format!(
             "checkpoint {name} is corrupt: its header is malformed"
         )));
@@ -289,7 +383,7 @@ pub fn parse(
     let n = u64::from_le_bytes(b[16..24].try_into().expect("8 bytes"));
     let expected = n
         .checked_mul(kb as u64 + 4)
-        .and_then(|x| x.checked_add(HEADER as u64));
+        .and_then(|x| x.checked_add(header as u64));
     let found = b.len() as u64;
     match expected {
         Some(e) if found < e => {
@@ -311,15 +405,40 @@ pub fn parse(
         }
     }
     let stored = u64::from_le_bytes(b[24..32].try_into().expect("8 bytes"));
-    let computed = file_checksum(&b[..HEADER], &b[HEADER..]);
+    let computed = file_checksum(&b[..HEADER_V1], &b[HEADER_V1..]);
     if stored != computed {
         return Err(CheckpointError::Corrupt(format!(
             "checkpoint {name} is corrupt: checksum {computed:#018x} does not match the stored \
              {stored:#018x}"
         )));
     }
+    let root = if has_root {
+        let r = RootBounds {
+            key: u128::from_le_bytes(b[32..48].try_into().expect("16 bytes")),
+            stones: b[48] as u32,
+            bounds: Bounds {
+                lower: b[49] as i8 as i32,
+                upper: b[50] as i8 as i32,
+            },
+        };
+        if !root_in_range(&r, width, height, key_bits) || b[51..HEADER].iter().any(|&x| x != 0) {
+            return Err(CheckpointError::Corrupt(format!(
+                "checkpoint {name} is corrupt: its root's key, stones or score window \
+                 [{}, {}] is out of range",
+                r.bounds.lower, r.bounds.upper
+            )));
+        }
+        Some(r)
+    } else {
+        if b[HEADER_V1..header].iter().any(|&x| x != 0) {
+            return Err(CheckpointError::Corrupt(format!(
+                "checkpoint {name} is corrupt: it has no root but root fields"
+            )));
+        }
+        None
+    };
     let mut entries = Vec::with_capacity(n as usize);
-    for (i, r) in b[HEADER..].chunks_exact(kb + 4).enumerate() {
+    for (i, r) in b[header..].chunks_exact(kb + 4).enumerate() {
         let mut key = [0u8; 16];
         key[..kb].copy_from_slice(&r[..kb]);
         let key = u128::from_le_bytes(key);
@@ -359,23 +478,23 @@ pub fn parse(
             }
         }
     }
-    Ok(entries)
+    Ok(Parsed { entries, root })
 }
 
 /// Loads the checkpoint at `path` into `table` (a `width` x `height` board) through the
 /// table's normal store, cheapest entries first (so that, in a table smaller than the one it
 /// was written from, a full bucket keeps the most expensive); returns the number of entries
-/// read. Nothing is stored unless the whole file passes every check. Safe while searches run
-/// on `table`.
+/// read and the file's root (which the caller hands to its solver). Nothing is stored unless
+/// the whole file passes every check. Safe while searches run on `table`.
 pub fn load(
     table: &Table,
     width: usize,
     height: usize,
     path: impl AsRef<Path>,
-) -> Result<usize, CheckpointError> {
+) -> Result<Loaded, CheckpointError> {
     let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|e| io_err("read", path, e))?;
-    let mut entries = parse(
+    let Parsed { mut entries, root } = parse(
         &bytes,
         width,
         height,
@@ -386,7 +505,10 @@ pub fn load(
     for (key, e) in &entries {
         table.insert(*key, e);
     }
-    Ok(entries.len())
+    Ok(Loaded {
+        entries: entries.len(),
+        root,
+    })
 }
 
 #[cfg(all(test, not(loom)))]
@@ -459,8 +581,10 @@ mod tests {
             for (k, e) in &held {
                 assert_eq!(seen.get(k), Some(e), "{bits}: {k:#x}");
             }
-            let bytes = to_bytes(&t, 7, 6, 8);
+            let bytes = to_bytes(&t, 7, 6, 8, None);
             let parsed = parse(&bytes, 7, 6, bits, "x").unwrap();
+            assert_eq!(parsed.root, None);
+            let parsed = parsed.entries;
             let want: HashMap<u128, Entry> = held
                 .iter()
                 .filter(|(_, e)| e.work >= 8)
@@ -490,11 +614,123 @@ mod tests {
         }
     }
 
+    /// A root of the 7 x 6 board: a key, one stone, the score in [-2, 5].
+    const ROOT: RootBounds = RootBounds {
+        key: 0x3 << 21,
+        stones: 1,
+        bounds: Bounds {
+            lower: -2,
+            upper: 5,
+        },
+    };
+
     fn small_file() -> Vec<u8> {
         let (t, _) = filled(64, 640, 49, 5);
-        let b = to_bytes(&t, 7, 6, 4);
+        let b = to_bytes(&t, 7, 6, 4, Some(&ROOT));
         assert!(b.len() > HEADER + 100);
         b
+    }
+
+    /// `b` with its checksum made to match its bytes again.
+    fn resummed(mut b: Vec<u8>) -> Vec<u8> {
+        let (head, body) = b.split_at(HEADER_V1);
+        let sum = file_checksum(head, body);
+        b[24..32].copy_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// The root round-trips; a file without one parses to none.
+    #[test]
+    fn the_root_and_its_bounds_round_trip() {
+        let b = small_file();
+        let p = parse(&b, 7, 6, 49, "f").unwrap();
+        assert_eq!(p.root, Some(ROOT));
+        let (t, _) = filled(64, 640, 49, 5);
+        let without = to_bytes(&t, 7, 6, 4, None);
+        let q = parse(&without, 7, 6, 49, "f").unwrap();
+        assert_eq!(q.root, None);
+        assert_eq!(q.entries, p.entries);
+        // Every score range's extremes fit: the empty 8 x 8 board, two-word keys.
+        let wide = RootBounds {
+            key: (1u128 << 72) - 1,
+            stones: 0,
+            bounds: Bounds {
+                lower: -32,
+                upper: 32,
+            },
+        };
+        let t = Table::with_buckets(64, 72).unwrap();
+        let b = to_bytes(&t, 8, 8, 8, Some(&wide));
+        assert_eq!(parse(&b, 8, 8, 72, "f").unwrap().root, Some(wide));
+    }
+
+    /// A version 1 file (the format before the root was saved) is read: same entries, no
+    /// root.
+    #[test]
+    fn a_version_1_file_is_read_without_a_root() {
+        let (t, _) = filled(64, 640, 49, 5);
+        let v2 = to_bytes(&t, 7, 6, 4, None);
+        let mut v1 = [&v2[..HEADER_V1], &v2[HEADER..]].concat();
+        v1[8..10].copy_from_slice(&1u16.to_le_bytes());
+        let v1 = resummed(v1);
+        let p = parse(&v1, 7, 6, 49, "f").unwrap();
+        assert_eq!(p.root, None);
+        assert_eq!(p.entries, parse(&v2, 7, 6, 49, "f").unwrap().entries);
+        // A version 1 file cannot claim a root.
+        let mut claims = v1.clone();
+        claims[14] = 1;
+        let e = parse(&resummed(claims), 7, 6, 49, "f").unwrap_err();
+        assert!(e.to_string().contains("header is malformed"), "{e}");
+        // Every truncation of it is refused as truncated.
+        for len in 0..v1.len() {
+            let e = parse(&v1[..len], 7, 6, 49, "f").unwrap_err();
+            assert!(matches!(e, CheckpointError::Truncated(_)), "{len}: {e}");
+        }
+    }
+
+    /// A damaged root is refused, even under a valid checksum: crossed bounds, bounds
+    /// outside the score range of its stones, a finished game's stones, a key beyond the
+    /// board's bits, bytes in its padding, root fields without the flag, a flag of 2.
+    #[test]
+    fn a_damaged_root_is_refused_even_with_a_good_checksum() {
+        let b = small_file();
+        // 7 x 6 after one stone: scores -20..=21.
+        for (at, bad) in [
+            (49usize, 6u8),      // lower 6 > upper 5
+            (50, (-3i8) as u8),  // upper -3 < lower -2
+            (49, (-21i8) as u8), // lower below -20
+            (50, 22),            // upper above 21
+            (48, 42),            // 42 stones: the board is full
+            (46, 0x02),          // key bit 113, beyond 49 bits
+            (38, 0x02),          // key bit 49
+            (53, 1),             // padding
+            (14, 2),             // flag 2
+        ] {
+            let mut c = b.clone();
+            c[at] = bad;
+            let e = parse(&resummed(c), 7, 6, 49, "f").unwrap_err();
+            assert!(matches!(e, CheckpointError::Corrupt(_)), "{at}: {e}");
+        }
+        let e = {
+            let mut c = b.clone();
+            c[49] = 6;
+            parse(&resummed(c), 7, 6, 49, "f").unwrap_err()
+        };
+        assert!(
+            e.to_string()
+                .contains("root's key, stones or score window [6, 5]"),
+            "{e}"
+        );
+        // No root, yet root fields.
+        let mut c = b.clone();
+        c[14] = 0;
+        let e = parse(&resummed(c), 7, 6, 49, "f").unwrap_err();
+        assert!(e.to_string().contains("no root but root fields"), "{e}");
+        // A bound that stays in range but changes, without a new checksum: the checksum.
+        let mut c = b.clone();
+        c[50] = 4;
+        let e = parse(&c, 7, 6, 49, "f").unwrap_err();
+        assert!(e.to_string().contains("checksum"), "{e}");
     }
 
     /// Every single-byte change anywhere in a file is refused (the header's fields by their
@@ -539,9 +775,9 @@ mod tests {
         );
         assert!(matches!(e, Err(CheckpointError::Format(_))), "{e:?}");
         let mut v = b.clone();
-        v[8] = 2;
+        v[8] = 3;
         let e = parse(&v, 7, 6, 49, "f").unwrap_err();
-        assert!(e.to_string().contains("version 2"), "{e}");
+        assert!(e.to_string().contains("version 3"), "{e}");
     }
 
     /// An entry out of range under a valid checksum (a file written by something else) is
@@ -560,9 +796,7 @@ mod tests {
         ] {
             let mut c = b.clone();
             c[HEADER + at] = bad;
-            let (head, body) = c.split_at(HEADER);
-            let sum = file_checksum(head, body);
-            c[24..32].copy_from_slice(&sum.to_le_bytes());
+            let c = resummed(c);
             let e = parse(&c, 7, 6, 49, "f").unwrap_err();
             assert!(
                 e.to_string().contains("entry 1 is out of range"),
@@ -587,12 +821,18 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("ff-ckpt-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("c.ckpt");
-        let saved = save(&t, 7, 6, 0, &path).unwrap();
+        let saved = save(&t, 7, 6, 0, Some(&ROOT), &path).unwrap();
         assert_eq!(saved.entries, held.len());
         assert_eq!(std::fs::metadata(&path).unwrap().len(), saved.bytes);
         assert!(!temp_path(&path).exists());
         let fresh = Table::with_buckets(256, 49).unwrap();
-        assert_eq!(load(&fresh, 7, 6, &path).unwrap(), held.len());
+        assert_eq!(
+            load(&fresh, 7, 6, &path).unwrap(),
+            Loaded {
+                entries: held.len(),
+                root: Some(ROOT)
+            }
+        );
         for (k, e) in &held {
             assert!(same_fields(&fresh.probe(*k).unwrap(), e));
         }

@@ -271,8 +271,12 @@ pub struct Error {
 }
 
 /// The kinds of [`Error`].
+///
+/// Deliberately not `#[non_exhaustive]`: every front end (the command line, the service, C,
+/// Python) maps each kind to its own status, exception or failure kind with a match that
+/// names them all, so a new kind does not compile until each front end has chosen its
+/// mapping, instead of falling silently into a catch-all.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum ErrorKind {
     /// The move string is not a legal, unfinished game on the engine's board.
     Position(ParseError),
@@ -847,8 +851,10 @@ impl Engine {
 
     /// Writes the table's expensive entries (work at least
     /// [`checkpoint::DEFAULT_MIN_WORK`]) to the checkpoint `path`, atomically (see
-    /// [`crate::checkpoint`]); returns the number of entries written. Callable from another
-    /// thread while a solve runs on this engine: it reads the shared table slot by slot.
+    /// [`crate::checkpoint`]), with the root of the latest solve and the bounds proven for it
+    /// so far ([`Solver::root_bounds`]); returns the number of entries written. Callable from
+    /// another thread while a solve runs on this engine: it reads the shared table slot by
+    /// slot.
     pub fn save_checkpoint(&self, path: impl AsRef<std::path::Path>) -> Result<usize, Error> {
         self.save_checkpoint_with(path, checkpoint::DEFAULT_MIN_WORK)
             .map(|s| s.entries)
@@ -862,22 +868,37 @@ impl Engine {
         min_work: u8,
     ) -> Result<checkpoint::Saved, Error> {
         let b = self.board();
+        let root = dispatch!(self, s, _W, _H, s.root_bounds());
         Ok(checkpoint::save(
             self.table(),
             b.width,
             b.height,
             min_work,
+            root.as_ref(),
             path,
         )?)
     }
 
     /// Loads the checkpoint `path` into the table through its normal store (see
-    /// [`crate::checkpoint`]); returns the number of entries read. A file of another board,
-    /// a corrupt or a truncated file is an [`ErrorKind::Checkpoint`] error and stores
-    /// nothing. Callable while a solve runs on this engine.
-    pub fn load_checkpoint(&self, path: impl AsRef<std::path::Path>) -> Result<usize, Error> {
+    /// [`crate::checkpoint`]) and hands its root's proven bounds to the solver: a later exact
+    /// solve of that very position starts from them, any other position ignores them.
+    /// Returns the number of entries read and the root. A file of another board, a corrupt
+    /// or a truncated file is an [`ErrorKind::Checkpoint`] error and changes nothing.
+    /// Callable while a solve runs on this engine (the bounds apply from its next solve).
+    pub fn load_checkpoint(
+        &self,
+        path: impl AsRef<std::path::Path>,
+    ) -> Result<checkpoint::Loaded, Error> {
         let b = self.board();
-        Ok(checkpoint::load(self.table(), b.width, b.height, path)?)
+        let loaded = checkpoint::load(self.table(), b.width, b.height, path)?;
+        dispatch!(self, s, _W, _H, s.resume_from(loaded.root));
+        Ok(loaded)
+    }
+
+    /// The root of the latest exact solve on this engine and the bounds proven for it so far
+    /// (see [`Solver::root_bounds`]): what [`Engine::save_checkpoint`] saves with the entries.
+    pub fn root_bounds(&self) -> Option<crate::RootBounds> {
+        dispatch!(self, s, _W, _H, s.root_bounds())
     }
 
     /// Positions per depth `0..=plies` of a book for this board (see

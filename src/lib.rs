@@ -83,8 +83,8 @@ pub use search::Params;
 pub use solver::Source;
 pub use solver::MAX_THREADS;
 pub use solver::{
-    Analysis, Bounds, BuildError, Interrupted, Solution, Solver, SolverBuilder, Step, WindowResult,
-    DEFAULT_TABLE_MIB,
+    Analysis, Bounds, BuildError, Interrupted, RootBounds, Solution, Solver, SolverBuilder, Step,
+    WindowResult, DEFAULT_TABLE_MIB,
 };
 pub use sync::StopFlag;
 pub use table::Table;

@@ -367,11 +367,22 @@ impl Failure {
     }
 
     /// The failure of an engine call for `op`; `wins_now` is the position's (for an
-    /// `analyze` timeout).
+    /// `analyze` timeout). Every kind of engine error is named (no catch-all), so a new one
+    /// must be given its failure kind here: what the request got wrong is `bad_position` or
+    /// `bad_request` (400); what the server could not do (its book, its table, its files) is
+    /// `internal` (500).
     fn from_engine(op: Op, e: Error, wins_now: &[bool]) -> Failure {
         let message = e.to_string();
         match e.kind() {
             ErrorKind::Position(_) => Failure::new(FailureKind::BadPosition, message),
+            // A column the board lacks or an empty search window: the request's numbers.
+            ErrorKind::Board(_) | ErrorKind::Window(_) => {
+                Failure::new(FailureKind::BadRequest, message)
+            }
+            // The service's own solver, book and checkpoint files.
+            ErrorKind::Build(_) | ErrorKind::Book(_) | ErrorKind::Checkpoint(_) => {
+                Failure::new(FailureKind::Internal, message)
+            }
             ErrorKind::Interrupted(i) => Failure {
                 kind: FailureKind::Timeout,
                 message,
@@ -396,7 +407,6 @@ impl Failure {
                     })
                 }),
             },
-            _ => Failure::new(FailureKind::Internal, message),
         }
     }
 }
@@ -598,5 +608,28 @@ impl Service {
             }
         }
         Ok(a)
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::{BoardSize, SolverBuilder};
+
+    /// The engine errors no op of the service reaches today still get a fitting failure:
+    /// an empty window is the request's (400), a checkpoint the server's (500); the message
+    /// is the engine's.
+    #[test]
+    fn window_and_checkpoint_errors_map_to_their_failure_kinds() {
+        let e = Engine::new(BoardSize::STANDARD, SolverBuilder::default().table_mib(1)).unwrap();
+        let err = e.solve_window("", 2, 1).unwrap_err();
+        let f = Failure::from_engine(Op::Solve, err.clone(), &[]);
+        assert_eq!((f.kind, f.kind.status()), (FailureKind::BadRequest, 400));
+        assert_eq!(f.message, err.to_string());
+        let err = e.load_checkpoint("no-such-checkpoint").unwrap_err();
+        let f = Failure::from_engine(Op::Solve, err.clone(), &[]);
+        assert_eq!((f.kind, f.kind.status()), (FailureKind::Internal, 500));
+        assert!(f.message.contains("no-such-checkpoint"), "{}", f.message);
+        assert!(f.lower.is_none() && f.analysis.is_none());
     }
 }

@@ -1,7 +1,8 @@
 //! The solver: the public entry point, and the Lazy SMP driver that puts threads on a solve.
 //!
-//! This module owns the table's lifetime, the thread pool of one solve, the stop flags and the
-//! live counters. It decides nothing about the search itself (that is the `search` module) and
+//! This module owns the table's lifetime, the thread pool of one solve, the stop flags, the
+//! live counters, and the bounds proven for the root of the latest solve ([`RootBounds`]:
+//! what a checkpoint saves, and what a solve of that same position resumes from). It decides nothing about the search itself (that is the `search` module) and
 //! never prints: progress reaches the caller through [`Solver::live_nodes`] and the
 //! [`Step`] callback of [`Solver::solve_with`].
 //!
@@ -167,6 +168,26 @@ impl Bounds {
             lower: -self.upper,
             upper: -self.lower,
         }
+    }
+}
+
+/// Bounds proven for one position's score, named by the position's exact key: what a solve
+/// has proven of its root so far ([`Solver::root_bounds`]), kept in a checkpoint
+/// ([`crate::checkpoint`]) for a later solve of the same position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootBounds {
+    /// The position's key ([`Position::key`], widened to 128 bits): unique to the position.
+    pub key: u128,
+    /// The position's stones.
+    pub stones: u32,
+    /// Its score lies in these bounds.
+    pub bounds: Bounds,
+}
+
+impl RootBounds {
+    /// True when these are bounds of `pos`: same key, same stones.
+    fn of<const W: usize, const H: usize, B: Bitboard>(&self, pos: &Position<W, H, B>) -> bool {
+        self.key == pos.key().to_u128() && self.stones == pos.moves()
     }
 }
 
@@ -337,6 +358,8 @@ impl SolverBuilder {
             } else {
                 Vec::new()
             },
+            progress: Mutex::new(None),
+            resumed: Mutex::new(None),
             _word: std::marker::PhantomData,
         })
     }
@@ -372,6 +395,12 @@ pub struct Solver<const W: usize = 7, const H: usize = 6, B: Bitboard = u64> {
     pool: std::sync::OnceLock<Option<rayon::ThreadPool>>,
     /// The cores search threads are pinned to (empty unless pinning was asked for).
     cores: Vec<core_affinity::CoreId>,
+    /// The root of the latest exact solve started on this solver (batches aside) and the
+    /// bounds its driver has proven so far: what a checkpoint saves ([`Solver::root_bounds`]).
+    progress: Mutex<Option<RootBounds>>,
+    /// Bounds handed in from a checkpoint ([`Solver::resume_from`]): an exact solve of that
+    /// very position starts its driver from them.
+    resumed: Mutex<Option<RootBounds>>,
     _word: std::marker::PhantomData<fn() -> B>,
 }
 
@@ -468,6 +497,42 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
     /// True if pinning was asked for and the OS refused it.
     pub fn pin_failed(&self) -> bool {
         self.pin_failed.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The root of the latest exact solve started on this solver (a solve, or one column of an
+    /// analysis; not the positions of a batch) with the bounds its driver had proven when
+    /// asked: exact once it finished. `None` before any. Callable from another thread while
+    /// the solve runs (a checkpoint writer does so).
+    pub fn root_bounds(&self) -> Option<RootBounds> {
+        *self.progress.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Hands this solver bounds proven earlier for one position (from a checkpoint, see
+    /// [`crate::checkpoint`]; `None` forgets them): from now on, an exact solve of that very
+    /// position (same key and stones) starts its null-window driver from them instead of the
+    /// whole score range, and a solve of any other position ignores them. The bounds must
+    /// be true: they are what the driver proved, and are trusted as such.
+    pub(crate) fn resume_from(&self, root: Option<RootBounds>) {
+        *self.resumed.lock().unwrap_or_else(|e| e.into_inner()) = root;
+    }
+
+    /// The window a driver of `pos` starts from: the whole score range, narrowed to the
+    /// bounds handed to [`Solver::resume_from`] when they are this position's.
+    fn start_window(&self, pos: &Position<W, H, B>) -> Window {
+        let w = Searcher::<W, H, B>::initial_window(pos);
+        match *self.resumed.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(r) if r.of(pos) => {
+                let (lower, upper) = (w.lower.max(r.bounds.lower), w.upper.min(r.bounds.upper));
+                // Bounds of this position cannot miss its score range; if they did (a file
+                // forged under a valid checksum), the plain range is the safe start.
+                if lower <= upper {
+                    Window { lower, upper }
+                } else {
+                    w
+                }
+            }
+            _ => w,
+        }
     }
 
     /// Nodes searched so far by the solve in progress, summed over its threads; updated every
@@ -755,7 +820,29 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         let busy = marks.as_ref();
         // What the first finisher leaves: its score and best move.
         let answer: Mutex<Option<(i32, Option<usize>)>> = Mutex::new(None);
-        let best_window = Mutex::new(Searcher::<W, H, B>::initial_window(pos));
+        let start_window = if mode == Mode::Exact {
+            self.start_window(pos)
+        } else {
+            Searcher::<W, H, B>::initial_window(pos)
+        };
+        let best_window = Mutex::new(start_window);
+        // A solve of its own (not one of a batch's) records its root and what is proven of
+        // it, for a checkpoint.
+        let record = mode == Mode::Exact && fresh;
+        let root_bounds = |w: Window| RootBounds {
+            key: pos.key().to_u128(),
+            stones: pos.moves(),
+            bounds: Bounds {
+                lower: w.lower,
+                upper: w.upper,
+            },
+        };
+        let note = |w: Window| {
+            if record {
+                *self.progress.lock().unwrap_or_else(|e| e.into_inner()) = Some(root_bounds(w));
+            }
+        };
+        note(start_window);
         let on_step = Mutex::new(on_step);
         let nodes: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
         // Concurrent single-thread solves of a batch publish on the rayon worker's slot.
@@ -795,6 +882,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
             let result = match mode {
                 Mode::Exact => {
                     let mut report = |w: &Window, n: u64| {
+                        note(*w);
                         let step = Step {
                             lower: w.lower,
                             upper: w.upper,
@@ -881,13 +969,19 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
             .sum();
         let elapsed = start.elapsed();
         match answer.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some((score, best_move)) => Ok(Solution {
-                score,
-                best_move,
-                nodes: total,
-                elapsed,
-                source: Source::Search,
-            }),
+            Some((score, best_move)) => {
+                note(Window {
+                    lower: score,
+                    upper: score,
+                });
+                Ok(Solution {
+                    score,
+                    best_move,
+                    nodes: total,
+                    elapsed,
+                    source: Source::Search,
+                })
+            }
             None => {
                 let w = best_window.into_inner().unwrap_or_else(|e| e.into_inner());
                 let (lower, upper) = match mode {

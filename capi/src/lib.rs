@@ -32,12 +32,17 @@ pub const FF_ERR_INTERRUPTED: c_int = 2;
 pub const FF_ERR_BUILD: c_int = 3;
 /// The board size is not supported.
 pub const FF_ERR_BOARD: c_int = 4;
-/// A null pointer, a string that is not UTF-8, or an output array too short.
+/// A null pointer, a string that is not UTF-8, an output array too short, or another
+/// argument out of its range (such as an empty search window, `alpha >= beta`).
 pub const FF_ERR_ARGUMENT: c_int = 5;
 /// A bug in fourfold (a Rust panic, caught).
 pub const FF_ERR_INTERNAL: c_int = 6;
 /// An opening book that could not be read or is for another board size.
 pub const FF_ERR_BOOK: c_int = 7;
+/// A checkpoint file that could not be written or read, or is corrupt, truncated or for
+/// another board size (the library's `ErrorKind::Checkpoint`; no C function takes a
+/// checkpoint yet, the code is there so that every library error has its own).
+pub const FF_ERR_CHECKPOINT: c_int = 8;
 
 /// `source` of an answer found by a search.
 pub const FF_SOURCE_SEARCH: i32 = 0;
@@ -84,6 +89,8 @@ fn set_error(msg: &str) {
     LAST_ERROR.with(|e| *e.borrow_mut() = c);
 }
 
+/// The status of a library error, its message made the last error. Every kind is named (no
+/// catch-all): a new kind must be given its code here before this compiles.
 fn status_of(e: &fourfold_lib::Error) -> c_int {
     set_error(&e.to_string());
     match e.kind() {
@@ -92,7 +99,8 @@ fn status_of(e: &fourfold_lib::Error) -> c_int {
         ErrorKind::Build(_) => FF_ERR_BUILD,
         ErrorKind::Board(_) => FF_ERR_BOARD,
         ErrorKind::Book(_) => FF_ERR_BOOK,
-        _ => FF_ERR_INTERNAL,
+        ErrorKind::Window(_) => FF_ERR_ARGUMENT,
+        ErrorKind::Checkpoint(_) => FF_ERR_CHECKPOINT,
     }
 }
 
@@ -483,4 +491,38 @@ pub extern "C" fn ff_last_error() -> *const c_char {
 #[no_mangle]
 pub extern "C" fn ff_version() -> *const c_char {
     concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine() -> Engine {
+        Engine::new(BoardSize::STANDARD, SolverBuilder::default().table_mib(1)).unwrap()
+    }
+
+    fn last_error() -> String {
+        // SAFETY: `ff_last_error` returns a pointer to this thread's NUL-terminated message,
+        // valid until the next call on this thread.
+        unsafe { CStr::from_ptr(ff_last_error()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// The kinds no C function reaches yet get their codes and the library's message: an
+    /// empty window is a bad argument, a checkpoint failure its own code.
+    #[test]
+    fn window_and_checkpoint_errors_have_their_codes() {
+        let e = engine();
+        let err = e.solve_window("", 1, 1).unwrap_err();
+        assert_eq!(status_of(&err), FF_ERR_ARGUMENT);
+        assert!(last_error().contains("is empty"), "{}", last_error());
+        let err = e.load_checkpoint("no-such-checkpoint").unwrap_err();
+        assert_eq!(status_of(&err), FF_ERR_CHECKPOINT);
+        assert!(
+            last_error().contains("no-such-checkpoint"),
+            "{}",
+            last_error()
+        );
+    }
 }

@@ -3,7 +3,8 @@
 //! (format, checks, atomic writing) is the library's (`fourfold::checkpoint`).
 //!
 //! At the start an existing FILE is loaded (a file of another board, corrupt or truncated,
-//! is refused: exit status 2); while the command runs a background thread writes it every
+//! is refused: exit status 2), with the bounds the interrupted solve had proven for its
+//! position, which a solve of that same position starts from; while the command runs a background thread writes it every
 //! SECS seconds; when the run ends (finished, Ctrl-C, SIGTERM or the time limit) it is
 //! written once more and kept, so that the same command run again goes on from it, or
 //! answers at once after a finished solve.
@@ -66,12 +67,20 @@ impl CheckpointArgs {
             }
         };
         if path.exists() {
-            let n = engine
+            let loaded = engine
                 .load_checkpoint(path)
                 .map_err(|e| format!("{e}; delete the file (or name another) to start afresh"))?;
             if !quiet {
+                // The bounds apply to the position they were proven for, and only to it.
+                let root = loaded.root.map_or(String::new(), |r| {
+                    format!(
+                        ", with the score of its position of {} stones proven in [{}, {}]",
+                        r.stones, r.bounds.lower, r.bounds.upper
+                    )
+                });
                 eprintln!(
-                    "loaded {n} entries from checkpoint {}: going on from there",
+                    "loaded {} entries from checkpoint {}{root}: going on from there",
+                    loaded.entries,
                     path.display()
                 );
             }

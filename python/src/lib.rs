@@ -10,18 +10,29 @@
 mod interrupt;
 
 use fourfold_lib::position::column_char;
-use fourfold_lib::{BoardSize, Engine, ErrorKind, PositionInfo, SolverBuilder};
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use fourfold_lib::{BoardSize, CheckpointError, Engine, ErrorKind, PositionInfo, SolverBuilder};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use std::hash::{Hash, Hasher};
 
-/// A library error as a Python exception: `ValueError` with the library's message for bad
-/// input, `RuntimeError` for a solve stopped otherwise than by Ctrl-C.
+/// A library error as a Python exception with the library's message: `ValueError` for bad
+/// input (a position, a board size, solver settings, a book, an empty search window, a
+/// damaged or foreign checkpoint file), `OSError` for a checkpoint file that could not be
+/// read or written, `RuntimeError` for a solve stopped otherwise than by Ctrl-C. Every kind
+/// is named (no catch-all), so a new one must be given its exception here.
 fn to_py(e: fourfold_lib::Error) -> PyErr {
+    let msg = e.to_string();
     match e.kind() {
-        ErrorKind::Interrupted(_) => PyRuntimeError::new_err(e.to_string()),
-        _ => PyValueError::new_err(e.to_string()),
+        ErrorKind::Interrupted(_) => PyRuntimeError::new_err(msg),
+        ErrorKind::Position(_)
+        | ErrorKind::Build(_)
+        | ErrorKind::Board(_)
+        | ErrorKind::Book(_)
+        | ErrorKind::Window(_) => PyValueError::new_err(msg),
+        ErrorKind::Checkpoint(CheckpointError::Io(_)) => PyOSError::new_err(msg),
+        // Truncated, corrupt, another format or board: a file that is not a usable input.
+        ErrorKind::Checkpoint(_) => PyValueError::new_err(msg),
     }
 }
 

@@ -396,3 +396,14 @@ def test_positions_of_other_boards_are_solved_on_their_solver():
     assert repr(p) == 'Position("3", board="5x4")'
     with pytest.raises(ValueError, match="5x4 board, the solver's is 7x6"):
         fourfold.Solver(table_mib=1).solve(p)
+
+
+def test_an_empty_search_window_is_a_value_error():
+    # alpha >= beta: the library's Window error, a bad argument.
+    s = fourfold.Solver(table_mib=4, threads=1)
+    for alpha, beta in [(1, 1), (2, -3)]:
+        with pytest.raises(ValueError, match=r"the window \(%d, %d\) is empty" % (alpha, beta)):
+            s.solve_window("4453", alpha, beta)
+    # A good window on the same position answers (the score is proven against 0).
+    r = s.solve_window("4453", 0, 1)
+    assert r.bound in ("lower", "upper")

@@ -122,6 +122,11 @@ fn a_stop_writes_a_last_checkpoint_and_a_finished_one_is_kept() {
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(130), "{err}");
     assert!(loaded(&err).is_some(), "{err}");
+    // The file carries the stopped solve's root, the empty board, and its proven bounds.
+    assert!(
+        err.contains("with the score of its position of 0 stones proven in ["),
+        "{err}"
+    );
     assert!(err.contains("interrupted: wrote "), "{err}");
     // A small board solved to the end: the file is kept and the rerun loads it.
     let small = dir.join("6x5");
