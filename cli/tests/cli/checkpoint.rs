@@ -90,13 +90,14 @@ fn kill_9_mid_solve_then_rerun_gives_the_published_result() {
 
 #[test]
 fn a_stop_writes_a_last_checkpoint_and_a_finished_one_is_kept() {
-    if "7x5".parse::<BoardSize>().is_err() {
+    if "8x5".parse::<BoardSize>().is_err() {
         return;
     }
     let dir = scratch("stop");
     let file = dir.join("c");
-    // The time limit: exit 124, a last write said on stderr.
-    let args = ["solve", "-b", "7x5", "-t", "1", "--tt-mb", "16"];
+    // The time limit: exit 124, a last write said on stderr. 8x5 takes minutes, so neither
+    // this run nor the next one (stopped after 1.5 s) can finish first on any machine.
+    let args = ["solve", "-b", "8x5", "-t", "1", "--tt-mb", "16"];
     let o = run(&[&args[..], &["--time-limit", "1"]].concat(), &file);
     let err = text(&o.stderr);
     assert_eq!(o.status.code(), Some(124), "{err}");
