@@ -240,7 +240,8 @@ def centre_first_best(scores):
 
 
 def test_the_shipped_book_answers_the_first_moves(solver):
-    assert solver.book == "shipped" and solver.book_plies == 4
+    # The library ships books/7x6-5.book.
+    assert solver.book == "shipped" and solver.book_plies == 5
     s = solver.solve("")
     assert s.source == "book" and s.score == 1 and s.best_move == 4
     a = solver.analysis("44")
@@ -250,7 +251,12 @@ def test_the_shipped_book_answers_the_first_moves(solver):
     assert solver.solve_weak("").source == "book"
     # Every test-set position with fewer stones than the book's depth: from the book, and
     # the test set's score.
-    early = [(m, v) for n in ("Test_L1_R1", "Test_L1_R3") for m, v in cases(n, 1000) if len(m) < 4]
+    early = [
+        (m, v)
+        for n in ("Test_L1_R1", "Test_L1_R3")
+        for m, v in cases(n, 1000)
+        if len(m) < solver.book_plies
+    ]
     assert len(early) > 10
     for m, v in early:
         r = solver.solve(m)
