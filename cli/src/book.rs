@@ -234,6 +234,9 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
     let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::hidden());
     let start = Instant::now();
     let first = std::sync::Mutex::new(None::<Progress>);
+    // The positions the journal held, from the solving phase's first report (the verifying
+    // phase's reports, which come later, say 0).
+    let from_journal = std::sync::atomic::AtomicUsize::new(0);
     let on_progress = |p: Progress| {
         if p.phase == Phase::Verifying {
             if let Some(c) = &ckpt {
@@ -243,6 +246,10 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
         let mut f = first.lock().unwrap_or_else(|e| e.into_inner());
         if f.map_or(true, |f| f.phase != p.phase) {
             *f = Some(p);
+            if p.phase == Phase::Solving {
+                // ORDERING: read after the build returned, on this thread or after a join.
+                from_journal.store(p.resumed, Ordering::Relaxed);
+            }
             if p.phase == Phase::Solving && p.resumed > 0 && !a.quiet {
                 eprintln!(
                     "resuming from {}: {} of {} positions already solved, {} to go",
@@ -305,10 +312,8 @@ fn build(a: BuildArgs) -> Result<ExitCode, String> {
     book.save(&a.out).map_err(|e| e.to_string())?;
     let _ = std::fs::remove_file(&journal);
     let secs = start.elapsed().as_secs_f64();
-    let resumed = first
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .map_or(0, |p| p.resumed);
+    // ORDERING: the build has returned: every report, and its store, happened before.
+    let resumed = from_journal.load(Ordering::Relaxed);
     let solved = book.len() - resumed.min(book.len());
     println!(
         "wrote {}: {board}, depth {}, {} entries, {} bytes, checksum {:#018x}",

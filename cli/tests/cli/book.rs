@@ -99,7 +99,8 @@ fn book_build_says_it_resumes_and_counts_the_journal() {
     let build = |out: &PathBuf| {
         std::process::Command::new(exe)
             .args(["book", "build", "--plies", "2", "--board", "5x4", "-t", "1"])
-            .args(["--tt-mb", "8", "--out"])
+            // With a verifying phase after the solving one: the count below must survive it.
+            .args(["--tt-mb", "8", "--verify", "2", "--out"])
             .arg(out)
             .output()
             .unwrap()
