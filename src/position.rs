@@ -256,11 +256,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     /// The leader's rows: the cells of the board not on [`Self::follower_rows`].
     #[inline(always)]
     pub(crate) fn leader_rows() -> B {
-        if H % 2 == 0 {
-            Self::even_rows()
-        } else {
-            Self::odd_rows()
-        }
+        Self::board() ^ Self::follower_rows()
     }
 
     /// The empty board.
