@@ -19,7 +19,9 @@
 //! normal store: a loaded entry meets the same replacement rule and the same exact-key check
 //! as any other, so it can be lost but never answer for another position. Entries are true
 //! bounds of their positions' scores whatever search or generation wrote them (an interrupted
-//! search stores nothing), so entries of an interrupted solve are as good as any.
+//! search stores nothing), so entries of an interrupted solve are as good as any. They get
+//! the table's current generation, which a solve of the checkpoint's root keeps (it does not
+//! start a new one), so they are not the first entries to be replaced.
 //!
 //! # Saving while searches run
 //!

@@ -43,7 +43,9 @@
 //!   plies only (positions where the first player is to move). Odd
 //!   plies instead probe their children (enhanced transposition cutoff, ETC) while few stones
 //!   are down, and store nothing, which leaves the table's room for the even plies.
-//! - While few stones are down, a miss is retried with the mirror image's key.
+//! - A position and its mirror image share one entry: the table is keyed by the smaller of
+//!   their two keys (`Position::canonical_key`), and a move read from or written to an entry
+//!   keyed by the mirror image is mirrored.
 //! - The probe also chooses the slot the node's result will go to, so the store does not
 //!   read the bucket again (unless the search was long and the bucket may have changed).
 //! - The table's move is searched before the other moves are scored.
@@ -71,8 +73,6 @@ pub struct Params {
     pub threat_bonus: u32,
     /// ETC (probing the children) on odd plies while fewer than this many stones are down.
     pub etc_below: u32,
-    /// Probe the mirror image on a miss while fewer than this many stones are down.
-    pub mirror_below: u32,
     /// Use the table on every ply instead of even plies only.
     pub table_every_ply: bool,
     /// Windows with `beta >= forcing_from` or `alpha <= -forcing_from` (is there a quick
@@ -107,6 +107,12 @@ pub struct Params {
     pub odd_threat: bool,
     /// Also try it one move ahead, after each of the first player's moves.
     pub odd_threat_ahead: bool,
+    /// Key the table by [`Position::canonical_key`], so that a position and its mirror
+    /// image share one entry at every depth (else each is stored under its own key).
+    pub canonical: bool,
+    /// With `canonical`, key the table by [`Position::reduced_key`]: positions that differ
+    /// only in the colour of stones no four can be made through any more share an entry.
+    pub closed: bool,
 }
 
 impl Default for Params {
@@ -115,7 +121,6 @@ impl Default for Params {
             threat_order_below: 36,
             threat_bonus: 0,
             etc_below: 24,
-            mirror_below: 14,
             table_every_ply: false,
             table_min_empty: 0,
             forcing_from: 7,
@@ -129,6 +134,8 @@ impl Default for Params {
             only_helpers_defer: true,
             odd_threat: true,
             odd_threat_ahead: true,
+            canonical: true,
+            closed: false,
         }
     }
 }
@@ -307,9 +314,9 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         w: &mut Ab,
     ) -> Result<i32, i32> {
         self.bounds(pos, next, opp_threats, w)?;
-        let key = pos.key();
+        let (key, flip) = self.table_key(pos);
         let probe = if self.stores(pos.moves()) {
-            self.probe(pos, key, w)?
+            self.probe(key, flip, w)?
         } else {
             self.etc(pos, next, w)?;
             Probe {
@@ -324,7 +331,15 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             return Ok(0);
         }
         if let Some(slot) = probe.slot {
-            self.store(key, slot, &found, alpha0, probe.tt_move, self.nodes - start);
+            self.store(
+                key,
+                flip,
+                slot,
+                &found,
+                alpha0,
+                probe.tt_move,
+                self.nodes - start,
+            );
         }
         Ok(found.cutoff.unwrap_or(found.best))
     }
@@ -380,6 +395,31 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         w.lower(max)
     }
 
+    /// The node's key in the table, and whether it is its mirror image's (then the table's
+    /// columns are mirrored): [`Position::canonical_key`] with `Params::canonical`
+    /// ([`Position::reduced_key`] with `Params::closed` too), else the position's own key.
+    #[inline(always)]
+    fn table_key(&self, pos: &Position<W, H, B>) -> (B, bool) {
+        if self.params.closed && self.params.canonical {
+            pos.reduced_key()
+        } else if self.params.canonical {
+            pos.canonical_key()
+        } else {
+            (pos.key(), false)
+        }
+    }
+
+    /// Column `c` of a node's table entry in the node's own frame (or back): mirrored when
+    /// the entry is keyed by the mirror image.
+    #[inline(always)]
+    fn flip_column(c: u8, flip: bool) -> u8 {
+        if flip {
+            (W - 1) as u8 - c
+        } else {
+            c
+        }
+    }
+
     /// Whether a node of `moves` stones probes and stores the table itself (else its
     /// children may be probed by [`Self::etc`]).
     #[inline(always)]
@@ -388,24 +428,15 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         (self.params.table_every_ply || moves % 2 == 0) && empty >= self.params.table_min_empty
     }
 
-    /// Stage 3, nodes that store: the table's entry for the node (or, near the root, for its
-    /// mirror image) narrows the window or decides the node; its move is searched first.
-    /// Chooses the slot the node's result goes to.
+    /// Stage 3, nodes that store: the table's entry under the node's key (`flip`: the key is
+    /// its mirror image's, see [`Self::table_key`]) narrows the window or decides the node;
+    /// its move is searched first. Chooses the slot the node's result goes to.
     #[inline(always)]
-    fn probe(&self, pos: &Position<W, H, B>, key: B, w: &mut Ab) -> Result<Probe, i32> {
-        let tt = self.shared.table;
-        let mirror = pos.moves() < self.params.mirror_below;
-        if mirror && self.params.prefetch {
-            tt.prefetch(pos.mirror_key());
-        }
-        let (mut hit, slot) = tt.probe_slot(key);
-        if hit.is_none() && mirror {
-            hit = tt.probe(pos.mirror_key()).map(|mut e| {
-                e.best_move = e.best_move.map(|c| (W - 1) as u8 - c);
-                e
-            });
-        }
-        let tt_move = hit.and_then(|e| e.best_move);
+    fn probe(&self, key: B, flip: bool, w: &mut Ab) -> Result<Probe, i32> {
+        let (hit, slot) = self.shared.table.probe_slot(key);
+        let tt_move = hit
+            .and_then(|e| e.best_move)
+            .map(|c| Self::flip_column(c, flip));
         if let Some(e) = hit {
             match e.bound {
                 Bound::Exact => return Err(e.value),
@@ -434,14 +465,14 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             while rest != B::ZERO {
                 let mv = rest & rest.wrapping_neg();
                 rest ^= mv;
-                tt.prefetch(pos.after(mv).key());
+                tt.prefetch(self.table_key(&pos.after(mv)).0);
             }
         }
         let mut rest = next;
         while rest != B::ZERO {
             let mv = rest & rest.wrapping_neg();
             rest ^= mv;
-            if let Some(e) = tt.probe(pos.after(mv).key()) {
+            if let Some(e) = tt.probe(self.table_key(&pos.after(mv)).0) {
                 if e.bound != Bound::Lower {
                     w.raise(-e.value)?;
                 }
@@ -543,7 +574,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         };
         for (k, &mv) in mvs[..n].iter().enumerate() {
             if prefetch {
-                self.shared.table.prefetch(pos.after(mv).key());
+                self.shared.table.prefetch(self.table_key(&pos.after(mv)).0);
             }
             let score = if threats && bonus != 0 {
                 threat_score(pos, mv, bonus, opp_threats)
@@ -586,7 +617,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             if !second
                 && i > keep
                 && self.defers
-                && busy.is_some_and(|b| b.is_busy(child.key().fold64()))
+                && busy.is_some_and(|b| b.is_busy(self.table_key(&child).0.fold64()))
             {
                 deferred[n_deferred] = mv;
                 n_deferred += 1;
@@ -616,9 +647,11 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// After a long search (`work` nodes) the slot may have been taken meanwhile: it is
     /// chosen again.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn store(
         &self,
         key: B,
+        flip: bool,
         slot: Slot,
         found: &Found<B>,
         alpha0: i32,
@@ -634,7 +667,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         };
         let mv = mv
             .map(|m| Position::<W, H, B>::column_of(m) as u8)
-            .or(tt_move);
+            .or(tt_move)
+            .map(|c| Self::flip_column(c, flip));
         let tt = self.shared.table;
         if work < self.params.rescan_work {
             tt.store_at(slot, value, bound, mv, work);
@@ -1211,7 +1245,7 @@ mod tests {
             let score = searcher.negamax(&p, w.lower - 1, w.upper + 1);
             assert_eq!(score, minimax(&p), "{p:?}\n{p}");
             solved += 1;
-            if let Some(e) = table.probe(p.key()) {
+            if let Some(e) = table.probe(p.canonical_key().0) {
                 // The window inside may have been narrowed to the score: any bound must hold.
                 let holds = match e.bound {
                     Bound::Exact => score == e.value,

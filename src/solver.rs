@@ -369,7 +369,9 @@ impl SolverBuilder {
 /// (`u64` by default; `u128` for boards of more than 64 key bits) with its own table.
 ///
 /// Reuse one solver for many positions: each solve starts a new table generation instead of
-/// clearing, and what earlier solves proved keeps helping.
+/// clearing, and what earlier solves proved keeps helping. An exact solve of the position the
+/// last one was of (a stopped solve asked again) or of a loaded checkpoint's root keeps the
+/// generation: those entries are its own work, not old ones to replace first.
 ///
 /// ```
 /// use fourfold::{Position, Solver};
@@ -514,6 +516,20 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
     /// be true: they are what the driver proved, and are trusted as such.
     pub(crate) fn resume_from(&self, root: Option<RootBounds>) {
         *self.resumed.lock().unwrap_or_else(|e| e.into_inner()) = root;
+    }
+
+    /// Whether an exact solve of `pos` goes on with the work of the one before: the latest
+    /// exact solve on this solver (stopped, most often) or a loaded checkpoint's was of this
+    /// very position. Its entries are then this solve's own, and it keeps the table's
+    /// generation instead of starting a new one, which would make them the first to be
+    /// replaced (measured in BENCHMARKS.md, "Checkpoints").
+    fn goes_on_with(&self, pos: &Position<W, H, B>, mode: Mode) -> bool {
+        let of = |m: &Mutex<Option<RootBounds>>| {
+            m.lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_some_and(|r| r.of(pos))
+        };
+        mode == Mode::Exact && (of(&self.progress) || of(&self.resumed))
     }
 
     /// The window a driver of `pos` starts from: the whole score range, narrowed to the
@@ -810,7 +826,9 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
     ) -> Result<Solution, Interrupted> {
         let start = Instant::now();
         if fresh {
-            self.table.new_generation();
+            if !self.goes_on_with(pos, mode) {
+                self.table.new_generation();
+            }
             for c in &self.live {
                 c.store(0, crate::sync::Ordering::Relaxed);
             }

@@ -62,7 +62,6 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "threat_order_below" => p.threat_order_below = n()?,
             "etc_below" => p.etc_below = n()?,
             "threat_bonus" => p.threat_bonus = n()?,
-            "mirror_below" => p.mirror_below = n()?,
             "table_every_ply" => p.table_every_ply = b()?,
             "claim_even" => p.claim_even = b()?,
             "claim_even_general" => p.claim_even_general = b()?,
@@ -76,6 +75,8 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "only_helpers_defer" => p.only_helpers_defer = b()?,
             "odd_threat" => p.odd_threat = b()?,
             "odd_threat_ahead" => p.odd_threat_ahead = b()?,
+            "canonical" => p.canonical = b()?,
+            "closed" => p.closed = b()?,
             _ => return Err(format!("--param: unknown parameter {name}")),
         }
     }

@@ -57,7 +57,15 @@ fn round_trip(board: &str, moves: &str, mib: usize) {
     assert!(saved > 0, "{board}: nothing saved");
     let b = engine(board, mib);
     assert_eq!(b.load_checkpoint(&path).unwrap().entries, saved);
+    // The loaded entries are the resumed solve's own work: it keeps their generation (a new
+    // one would make them the first to be replaced).
+    let generation = b.table().generation();
     let resumed = b.solve(moves).unwrap();
+    assert_eq!(
+        b.table().generation(),
+        generation,
+        "{board}: loaded entries aged"
+    );
     assert_eq!(resumed.score, fresh.score, "{board} {moves}");
     assert!(
         resumed.nodes < fresh.nodes,
@@ -66,8 +74,15 @@ fn round_trip(board: &str, moves: &str, mib: usize) {
         fresh.nodes
     );
 
-    // The finished solve's checkpoint, into a table of another size.
+    // The stopped solve, gone on with on its own engine (same generation), then its
+    // checkpoint, into a table of another size.
+    let generation = a.table().generation();
     let done = a.solve(moves).unwrap();
+    assert_eq!(
+        a.table().generation(),
+        generation,
+        "{board}: stopped entries aged"
+    );
     assert_eq!(done.score, fresh.score);
     let saved = a.save_checkpoint(&path).unwrap();
     let c = engine(board, mib * 2);

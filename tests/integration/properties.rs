@@ -275,6 +275,31 @@ fn a_raised_stop_flag_stops_and_lowering_it_resumes() {
 }
 
 #[test]
+fn only_a_solve_of_another_position_starts_a_new_table_generation() {
+    // A stopped solve gone on with keeps the generation its entries were written in; a solve
+    // of another position (or another kind of solve) makes them old, to be replaced first.
+    let s: Solver = Solver::builder().table_mib(16).threads(1).build().unwrap();
+    let [c, other] = [&cases("Test_L1_R2", 1)[0], &cases("Test_L1_R1", 1)[0]];
+    let before = s.table().generation();
+    s.stop_flag().raise();
+    s.solve(&c.position)
+        .expect_err("the raised flag must stop the solve");
+    let stopped = s.table().generation();
+    assert_ne!(stopped, before, "a new position starts a new generation");
+    s.stop_flag().lower();
+    assert_eq!(Some(s.solve(&c.position).unwrap().score), c.expected);
+    assert_eq!(s.table().generation(), stopped, "the same position goes on");
+    s.solve_weak(&c.position).unwrap();
+    let weak = s.table().generation();
+    assert_ne!(weak, stopped, "a weak solve is another search");
+    assert_eq!(
+        Some(s.solve(&other.position).unwrap().score),
+        other.expected
+    );
+    assert_ne!(s.table().generation(), weak, "another position");
+}
+
+#[test]
 fn principal_variation_plays_perfectly_to_the_end() {
     let solver = solver(32, 1);
     for c in cases("Test_L2_R1", 20) {

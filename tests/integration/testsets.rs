@@ -109,6 +109,31 @@ fn weak_scores_agree_in_sign() {
     }
 }
 
+/// Closed stones left out of the table's key (`Params::closed`) keep every score: all of
+/// Middle-Medium and the first 30 of Begin-Medium, against the files. (A key that also
+/// leaves out stones on open horizontal lines, an unsound rule, got 6 Middle-Medium
+/// positions wrong; TESTING.md.)
+#[test]
+fn closed_stone_keys_keep_the_scores() {
+    use fourfold::{Params, Solver};
+    let params = Params {
+        closed: true,
+        ..Params::default()
+    };
+    let solver = Solver::builder()
+        .table_mib(16)
+        .threads(1)
+        .params(params)
+        .build()
+        .expect("solver");
+    for (name, n) in [("Test_L2_R2", 1000), ("Test_L1_R2", 30)] {
+        for c in cases(name, n) {
+            let s = solver.solve(&c.position).expect("not interrupted");
+            assert_eq!(Some(s.score), c.expected, "{name}: {}", c.moves);
+        }
+    }
+}
+
 /// The low-threat ordering (`Params::threat_bonus` bit 2, alone and with both others) changes
 /// only the order of the moves: the scores stay the files' on two sets, and plain minimax's
 /// on random late positions of 5 x 7 and 8 x 4 boards (where it was measured).

@@ -33,7 +33,8 @@ fn random_game<const W: usize, const H: usize, B: Bitboard>(
 /// given layout) with `empty` empty cells and checks exact and weak scores against
 /// [`minimax`], and that the move string of each game reads back as the same position; the
 /// search without the parity bounds too (the bounds themselves are checked on positions
-/// where they apply by `search`'s unit tests, on heights of both parities).
+/// where they apply by `search`'s unit tests, on heights of both parities), and the search
+/// whose table key leaves out the colour of closed stones (`Params::closed`).
 fn agrees_with_minimax<const W: usize, const H: usize, B: Bitboard>(
     empty: u32,
     count: usize,
@@ -55,6 +56,11 @@ fn agrees_with_minimax<const W: usize, const H: usize, B: Bitboard>(
         claim_even: false,
         ..Params::default()
     });
+    // Closed stones (their colour no longer matters) given to one side in the table's key.
+    let closed = build(Params {
+        closed: true,
+        ..Params::default()
+    });
     let mut rng = Rng(seed);
     let mut checked = 0;
     while checked < count {
@@ -68,6 +74,8 @@ fn agrees_with_minimax<const W: usize, const H: usize, B: Bitboard>(
         assert_eq!(solver.solve_weak(&p).unwrap().score, expected.signum());
         let plain = no_parity.solve(&p).unwrap().score;
         assert_eq!(plain, expected, "{W}x{H} without parity bounds");
+        let reduced = closed.solve(&p).unwrap().score;
+        assert_eq!(reduced, expected, "{W}x{H} with closed stones in the key");
         checked += 1;
     }
 }
