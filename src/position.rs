@@ -490,34 +490,55 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
         mirror_bits::<W, H, B>(self.key())
     }
 
-    /// The stones whose colour no longer matters: every line of four through them (in the
-    /// board, in any direction) is already full, so no four can be made on it any more.
-    /// Depends on the mask alone, and is mirror-symmetric.
+    /// The opponent's stones that can be given to the player to move without changing the
+    /// score: each open line of four (in the board, with an empty cell) through such a stone
+    /// also holds a stone of the player to move and an *anchor*, an opponent stone on some
+    /// open line free of the player to move's stones. Depends on the position only, and is
+    /// mirror-symmetric. See [`Self::reduced_key`] for why recolouring them all at once is
+    /// safe.
     #[inline]
-    pub fn closed_stones(&self) -> B {
+    pub fn dead_stones(&self) -> B {
         let h1 = H + 1;
-        let (board, mask) = (Self::board(), self.mask);
-        let mut open_lines = B::ZERO;
-        for s in [1, h1, h1 - 1, h1 + 1] {
-            // The cells at which a line of four in direction `s` starts: in the board, and
-            // with an empty cell.
+        let (board, mask, mine) = (Self::board(), self.mask, self.current);
+        // Lines are named by their first cell: `gather` marks the lines holding one of the
+        // cells `c`, `spread` the cells of the lines `w`.
+        let gather = |c: B, s: usize| c | (c >> s) | (c >> (2 * s)) | (c >> (3 * s));
+        let spread = |w: B, s: usize| w | (w << s) | (w << (2 * s)) | (w << (3 * s));
+        let dirs = [1, h1, h1 - 1, h1 + 1];
+        let (mut open, mut with_mine) = ([B::ZERO; 4], [B::ZERO; 4]);
+        let mut on_line_without_mine = B::ZERO;
+        for (i, &s) in dirs.iter().enumerate() {
             let line = board & (board >> s) & (board >> (2 * s)) & (board >> (3 * s));
-            let full = mask & (mask >> s) & (mask >> (2 * s)) & (mask >> (3 * s));
-            let open = line & !full;
-            open_lines |= open | (open << s) | (open << (2 * s)) | (open << (3 * s));
+            open[i] = line & !gather_all(mask, s);
+            with_mine[i] = gather(mine, s);
+            on_line_without_mine |= spread(open[i] & !with_mine[i], s);
         }
-        mask & !open_lines
+        let theirs = mask ^ mine;
+        let anchors = theirs & on_line_without_mine;
+        let mut live = B::ZERO;
+        for (i, &s) in dirs.iter().enumerate() {
+            let blocked = with_mine[i] & gather(anchors, s);
+            live |= spread(open[i] & !blocked, s);
+        }
+        theirs & !live
     }
 
-    /// [`Self::canonical_key`] of the position with its [closed stones](Self::closed_stones)
-    /// given to the player to move. Positions that differ only in the colour of closed
-    /// stones share it, and have the same score: every four still to be made lies on a line
-    /// with an empty cell today, which crosses no closed stone, so the same moves make the
-    /// same fours in each. Positions that differ anywhere else keep different keys (the
-    /// closed stones are the same for the same mask), so the key is exact on these classes.
+    /// [`Self::canonical_key`] of the position with its [dead stones](Self::dead_stones)
+    /// given to the player to move: positions that differ only there share it.
+    ///
+    /// Why they have the same score. Call a line of four *open* while it has an empty cell;
+    /// every four still to be made lies on a line open today, and what an open line can
+    /// still become depends only on which colours it holds: both (never a four), one (only
+    /// that player's), none. Recolouring a dead stone `s` (the opponent's) to the player to
+    /// move changes no open line's colours: each open line through `s` keeps a stone of the
+    /// player to move (never recoloured) and an anchor, which is not dead (it lies on an
+    /// open line free of the player to move's stones), so it keeps the opponent's colour and
+    /// the line holds both colours before and after. So the same moves make the same fours.
+    /// Anchors matter: two opponent stones of one line, each counted as the other's
+    /// blocker, would together turn a dead line into the player to move's three.
     #[inline]
     pub fn reduced_key(&self) -> (B, bool) {
-        let k = (self.current | self.closed_stones()) + self.mask;
+        let k = (self.current | self.dead_stones()) + self.mask;
         let m = mirror_bits::<W, H, B>(k);
         if m < k {
             (m, true)
@@ -633,6 +654,12 @@ pub(crate) fn has_four<const W: usize, const H: usize, B: Bitboard>(p: B) -> boo
     false
 }
 
+/// The lines of four in direction `s` (named by their first cell) whose cells are all in `c`.
+#[inline]
+fn gather_all<B: Bitboard>(c: B, s: usize) -> B {
+    c & (c >> s) & (c >> (2 * s)) & (c >> (3 * s))
+}
+
 /// Reverses the column order of a bitboard (spare bits included).
 #[inline]
 fn mirror_bits<const W: usize, const H: usize, B: Bitboard>(b: B) -> B {
@@ -735,51 +762,64 @@ mod tests {
         assert!(seen.len() > 5_000);
     }
 
-    /// The closed stones by their definition: a stone none of whose lines of four (in the
-    /// board) has an empty cell.
-    fn closed_by_definition<const W: usize, const H: usize>(p: &Position<W, H>) -> u64 {
-        let empty = |c: i64, r: i64| p.cell(c as usize, r as usize).is_none();
-        let mut closed = 0;
+    /// The dead stones by their definition, line by line: the opponent's stones each of whose
+    /// open lines (in the board, with an empty cell) holds a stone of the player to move and
+    /// an anchor (an opponent stone on an open line without the player to move's stones).
+    fn dead_by_definition<const W: usize, const H: usize>(p: &Position<W, H>) -> u64 {
+        let mover_is_first = p.moves() % 2 == 0;
+        // Some(true): the player to move's stone.
+        let at = |c: i64, r: i64| p.cell(c as usize, r as usize).map(|f| f == mover_is_first);
+        let inside = |c: i64, r: i64| (0..W as i64).contains(&c) && (0..H as i64).contains(&r);
+        let mut lines = Vec::new();
         for c in 0..W as i64 {
             for r in 0..H as i64 {
-                if empty(c, r) {
-                    continue;
-                }
-                let inside =
-                    |c: i64, r: i64| (0..W as i64).contains(&c) && (0..H as i64).contains(&r);
-                let open = [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
-                    (-3..=0).any(|start| {
-                        let cells: Vec<_> = (start..start + 4)
-                            .map(|i| (c + i * dc, r + i * dr))
-                            .collect();
-                        cells.iter().all(|&(x, y)| inside(x, y))
-                            && cells.iter().any(|&(x, y)| empty(x, y))
-                    })
-                });
-                if !open {
-                    closed |= 1u64 << (c as usize * (H + 1) + r as usize);
+                for (dc, dr) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                    let cells: Vec<(i64, i64)> = (0..4).map(|i| (c + i * dc, r + i * dr)).collect();
+                    if cells.iter().all(|&(x, y)| inside(x, y))
+                        && cells.iter().any(|&(x, y)| at(x, y).is_none())
+                    {
+                        lines.push(cells);
+                    }
                 }
             }
         }
-        closed
+        let holds = |l: &Vec<(i64, i64)>, v: Option<bool>| l.iter().any(|&(x, y)| at(x, y) == v);
+        let anchors: Vec<(i64, i64)> = lines
+            .iter()
+            .filter(|l| !holds(l, Some(true)))
+            .flat_map(|l| l.iter().copied().filter(|&(x, y)| at(x, y) == Some(false)))
+            .collect();
+        let mut dead = 0;
+        for c in 0..W as i64 {
+            for r in 0..H as i64 {
+                let is_dead = at(c, r) == Some(false)
+                    && lines.iter().filter(|l| l.contains(&(c, r))).all(|l| {
+                        holds(l, Some(true)) && l.iter().any(|cell| anchors.contains(cell))
+                    });
+                if is_dead {
+                    dead |= 1u64 << (c as usize * (H + 1) + r as usize);
+                }
+            }
+        }
+        dead
     }
 
     #[test]
-    fn closed_stones_are_those_on_full_lines_only() {
+    fn dead_stones_match_their_definition() {
         // Random games of 7 x 6 and 5 x 4 to every length: the bitboard computation against
         // the definition, cell by cell; the reduced key is shared by the position with its
-        // closed stones recoloured, and by its mirror image.
+        // dead stones recoloured, and by its mirror image.
         fn check<const W: usize, const H: usize>(seed: u64) -> u32 {
             let mut s = seed;
             let mut found = 0;
-            for _ in 0..300 {
+            for _ in 0..200 {
                 let mut p = Position::<W, H>::new();
                 loop {
-                    assert_eq!(p.closed_stones(), closed_by_definition(&p), "{p:?}\n{p}");
-                    let closed = p.closed_stones();
-                    found += closed.count_ones();
+                    let dead = p.dead_stones();
+                    assert_eq!(dead, dead_by_definition(&p), "{p:?}\n{p}");
+                    found += dead.count_ones();
                     let recoloured = Position::<W, H> {
-                        current: p.current ^ closed,
+                        current: p.current | dead,
                         ..p
                     };
                     assert_eq!(recoloured.reduced_key(), p.reduced_key());
@@ -798,7 +838,7 @@ mod tests {
             }
             found
         }
-        // Closed stones must actually occur for the check to mean anything.
+        // Dead stones must actually occur for the check to mean anything.
         assert!(check::<7, 6>(0x5eed) > 1000);
         assert!(check::<5, 4>(0xc105e) > 1000);
     }

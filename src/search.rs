@@ -111,8 +111,8 @@ pub struct Params {
     /// image share one entry at every depth (else each is stored under its own key).
     pub canonical: bool,
     /// With `canonical`, key the table by [`Position::reduced_key`]: positions that differ
-    /// only in the colour of stones no four can be made through any more share an entry.
-    pub closed: bool,
+    /// only in the colour of stones that can make or stop no four any more share an entry.
+    pub dead_stones: bool,
 }
 
 impl Default for Params {
@@ -135,7 +135,7 @@ impl Default for Params {
             odd_threat: true,
             odd_threat_ahead: true,
             canonical: true,
-            closed: false,
+            dead_stones: false,
         }
     }
 }
@@ -397,10 +397,10 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
 
     /// The node's key in the table, and whether it is its mirror image's (then the table's
     /// columns are mirrored): [`Position::canonical_key`] with `Params::canonical`
-    /// ([`Position::reduced_key`] with `Params::closed` too), else the position's own key.
+    /// ([`Position::reduced_key`] with `Params::dead_stones` too), else the position's own key.
     #[inline(always)]
     fn table_key(&self, pos: &Position<W, H, B>) -> (B, bool) {
-        if self.params.closed && self.params.canonical {
+        if self.params.dead_stones && self.params.canonical {
             pos.reduced_key()
         } else if self.params.canonical {
             pos.canonical_key()

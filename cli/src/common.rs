@@ -76,7 +76,7 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "odd_threat" => p.odd_threat = b()?,
             "odd_threat_ahead" => p.odd_threat_ahead = b()?,
             "canonical" => p.canonical = b()?,
-            "closed" => p.closed = b()?,
+            "dead_stones" => p.dead_stones = b()?,
             _ => return Err(format!("--param: unknown parameter {name}")),
         }
     }

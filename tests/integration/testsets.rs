@@ -109,15 +109,14 @@ fn weak_scores_agree_in_sign() {
     }
 }
 
-/// Closed stones left out of the table's key (`Params::closed`) keep every score: all of
-/// Middle-Medium and the first 30 of Begin-Medium, against the files. (A key that also
-/// leaves out stones on open horizontal lines, an unsound rule, got 6 Middle-Medium
-/// positions wrong; TESTING.md.)
+/// Dead stones left out of the table's key (`Params::dead_stones`) keep every score: all of
+/// Middle-Medium and the first 30 of Begin-Medium, against the files (an unsound rule fails
+/// here: TESTING.md).
 #[test]
-fn closed_stone_keys_keep_the_scores() {
+fn dead_stone_keys_keep_the_scores() {
     use fourfold::{Params, Solver};
     let params = Params {
-        closed: true,
+        dead_stones: true,
         ..Params::default()
     };
     let solver = Solver::builder()

@@ -34,7 +34,7 @@ fn random_game<const W: usize, const H: usize, B: Bitboard>(
 /// [`minimax`], and that the move string of each game reads back as the same position; the
 /// search without the parity bounds too (the bounds themselves are checked on positions
 /// where they apply by `search`'s unit tests, on heights of both parities), and the search
-/// whose table key leaves out the colour of closed stones (`Params::closed`).
+/// whose table key leaves out the colour of dead stones (`Params::dead_stones`).
 fn agrees_with_minimax<const W: usize, const H: usize, B: Bitboard>(
     empty: u32,
     count: usize,
@@ -56,9 +56,9 @@ fn agrees_with_minimax<const W: usize, const H: usize, B: Bitboard>(
         claim_even: false,
         ..Params::default()
     });
-    // Closed stones (their colour no longer matters) given to one side in the table's key.
-    let closed = build(Params {
-        closed: true,
+    // Dead stones (their colour no longer matters) given to one side in the table's key.
+    let dead = build(Params {
+        dead_stones: true,
         ..Params::default()
     });
     let mut rng = Rng(seed);
@@ -74,8 +74,11 @@ fn agrees_with_minimax<const W: usize, const H: usize, B: Bitboard>(
         assert_eq!(solver.solve_weak(&p).unwrap().score, expected.signum());
         let plain = no_parity.solve(&p).unwrap().score;
         assert_eq!(plain, expected, "{W}x{H} without parity bounds");
-        let reduced = closed.solve(&p).unwrap().score;
-        assert_eq!(reduced, expected, "{W}x{H} with closed stones in the key");
+        let reduced = dead.solve(&p).unwrap().score;
+        assert_eq!(
+            reduced, expected,
+            "{W}x{H} with dead stones left out of the key"
+        );
         checked += 1;
     }
 }
