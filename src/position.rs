@@ -508,8 +508,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
         let (mut open, mut with_mine) = ([B::ZERO; 4], [B::ZERO; 4]);
         let mut on_line_without_mine = B::ZERO;
         for (i, &s) in dirs.iter().enumerate() {
-            let line = board & (board >> s) & (board >> (2 * s)) & (board >> (3 * s));
-            open[i] = line & !gather_all(mask, s);
+            open[i] = gather_all(board, s) & !gather_all(mask, s);
             with_mine[i] = gather(mine, s);
             on_line_without_mine |= spread(open[i] & !with_mine[i], s);
         }
@@ -538,25 +537,14 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     /// blocker, would together turn a dead line into the player to move's three.
     #[inline]
     pub fn reduced_key(&self) -> (B, bool) {
-        let k = (self.current | self.dead_stones()) + self.mask;
-        let m = mirror_bits::<W, H, B>(k);
-        if m < k {
-            (m, true)
-        } else {
-            (k, false)
-        }
+        smaller_of_mirrors::<W, H, B>((self.current | self.dead_stones()) + self.mask)
     }
 
     /// The smaller of [`Self::key`] and [`Self::mirror_key`], and whether it is the mirror
     /// image's: one key for a position and its mirror image, which have the same score.
     #[inline]
     pub fn canonical_key(&self) -> (B, bool) {
-        let (k, m) = (self.key(), self.mirror_key());
-        if m < k {
-            (m, true)
-        } else {
-            (k, false)
-        }
+        smaller_of_mirrors::<W, H, B>(self.key())
     }
 
     /// Number of stones in column `col` (0-based).
@@ -654,6 +642,17 @@ pub(crate) fn has_four<const W: usize, const H: usize, B: Bitboard>(p: B) -> boo
     false
 }
 
+/// The smaller of the key `k` and its mirror image, and whether it is the mirror image.
+#[inline]
+fn smaller_of_mirrors<const W: usize, const H: usize, B: Bitboard>(k: B) -> (B, bool) {
+    let m = mirror_bits::<W, H, B>(k);
+    if m < k {
+        (m, true)
+    } else {
+        (k, false)
+    }
+}
+
 /// The lines of four in direction `s` (named by their first cell) whose cells are all in `c`.
 #[inline]
 fn gather_all<B: Bitboard>(c: B, s: usize) -> B {
@@ -710,42 +709,24 @@ mod tests {
     }
 
     #[test]
-    fn key_is_unique_on_small_tree() {
-        // Every position up to 6 plies has a distinct key, and equal positions reached by
-        // different orders share one.
-        let mut seen = std::collections::HashMap::new();
-        fn walk(p: P, depth: u32, seen: &mut std::collections::HashMap<u64, (u64, u64)>) {
+    fn keys_are_unique_and_canonical_keys_join_mirror_images_only() {
+        // Up to 6 plies: every position has its own key, and equal positions reached by
+        // different orders share it; a canonical key stands for one position up to mirroring
+        // (the one whose own key it is), a position and its mirror image get the same one,
+        // and the flag says which of the two the key belongs to.
+        type Seen = std::collections::HashMap<u64, (u64, u64)>;
+        fn walk(p: P, depth: u32, seen: &mut Seen, canonical: &mut Seen) {
             let e = seen.entry(p.key()).or_insert((p.current(), p.mask()));
             assert_eq!(*e, (p.current(), p.mask()));
-            if depth == 0 {
-                return;
-            }
-            for c in 0..7 {
-                if p.can_play(c) && !p.is_winning_move(c) {
-                    let mut q = p;
-                    q.play_col(c);
-                    walk(q, depth - 1, seen);
-                }
-            }
-        }
-        walk(P::new(), 6, &mut seen);
-        assert!(seen.len() > 10_000);
-    }
-
-    #[test]
-    fn canonical_key_is_shared_by_mirror_images_only() {
-        // Up to 6 plies: a canonical key stands for one position up to mirroring (the one
-        // whose own key it is), a position and its mirror image get the same key, and the
-        // flag says which of the two the key belongs to.
-        let mut seen = std::collections::HashMap::new();
-        fn walk(p: P, depth: u32, seen: &mut std::collections::HashMap<u64, (u64, u64)>) {
             let (k, flip) = p.canonical_key();
             let m = p.mirror();
             assert_eq!(m.canonical_key().0, k);
             let owner = if flip { m } else { p };
             assert_eq!(owner.key(), k);
             assert_eq!(flip, m.key() < p.key());
-            let e = seen.entry(k).or_insert((owner.current(), owner.mask()));
+            let e = canonical
+                .entry(k)
+                .or_insert((owner.current(), owner.mask()));
             assert_eq!(*e, (owner.current(), owner.mask()));
             if depth == 0 {
                 return;
@@ -754,12 +735,14 @@ mod tests {
                 if p.can_play(c) && !p.is_winning_move(c) {
                     let mut q = p;
                     q.play_col(c);
-                    walk(q, depth - 1, seen);
+                    walk(q, depth - 1, seen, canonical);
                 }
             }
         }
-        walk(P::new(), 6, &mut seen);
-        assert!(seen.len() > 5_000);
+        let (mut seen, mut canonical) = (Seen::new(), Seen::new());
+        walk(P::new(), 6, &mut seen, &mut canonical);
+        assert!(seen.len() > 10_000);
+        assert!(canonical.len() > 5_000 && canonical.len() < seen.len());
     }
 
     /// The dead stones by their definition, line by line: the opponent's stones each of whose
