@@ -540,6 +540,25 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
         smaller_of_mirrors::<W, H, B>((self.current | self.dead_stones()) + self.mask)
     }
 
+    /// What [`Self::canonical_child_key`] needs, computed once for all the moves: the key of
+    /// the position after a move, less the move's bit, and its mirror image.
+    #[inline]
+    pub(crate) fn child_base(&self) -> (B, B) {
+        let k = (self.current ^ self.mask) + self.mask;
+        (k, mirror_bits::<W, H, B>(k))
+    }
+
+    /// [`Self::canonical_key`] of the position after the move `bit` (a playable cell), from
+    /// [`Self::child_base`]: one mirror image per position instead of one per move. The key
+    /// after a move is the base plus the move's bit, and a key's columns never carry into
+    /// each other, so its mirror image is the base's plus the mirrored bit.
+    #[inline]
+    pub(crate) fn canonical_child_key((key, mirrored): (B, B), bit: B) -> B {
+        let col = Self::column_of(bit);
+        let mirrored_bit = (bit >> (col * Self::H1)) << ((W - 1 - col) * Self::H1);
+        (key + bit).min(mirrored + mirrored_bit)
+    }
+
     /// The smaller of [`Self::key`] and [`Self::mirror_key`], and whether it is the mirror
     /// image's: one key for a position and its mirror image, which have the same score.
     #[inline]
@@ -791,7 +810,8 @@ mod tests {
     fn dead_stones_match_their_definition() {
         // Random games of 7 x 6 and 5 x 4 to every length: the bitboard computation against
         // the definition, cell by cell; the reduced key is shared by the position with its
-        // dead stones recoloured, and by its mirror image.
+        // dead stones recoloured, and by its mirror image. (And the children's canonical
+        // keys computed from the parent's.)
         fn check<const W: usize, const H: usize>(seed: u64) -> u32 {
             let mut s = seed;
             let mut found = 0;
@@ -807,6 +827,16 @@ mod tests {
                     };
                     assert_eq!(recoloured.reduced_key(), p.reduced_key());
                     assert_eq!(p.mirror().reduced_key().0, p.reduced_key().0);
+                    let mut moves = p.possible();
+                    while moves != 0 {
+                        let bit = moves & moves.wrapping_neg();
+                        moves ^= bit;
+                        let child = p.after(bit).canonical_key().0;
+                        assert_eq!(
+                            Position::<W, H>::canonical_child_key(p.child_base(), bit),
+                            child
+                        );
+                    }
                     s ^= s << 13;
                     s ^= s >> 7;
                     s ^= s << 17;

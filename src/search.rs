@@ -409,6 +409,20 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         }
     }
 
+    /// The table key of the child after `mv`, as [`Self::table_key`] gives it; `base` is the
+    /// node's [`Position::child_base`], which spares the canonical key a mirror image per
+    /// child.
+    #[inline(always)]
+    fn child_table_key(&self, pos: &Position<W, H, B>, base: (B, B), mv: B) -> B {
+        if self.params.dead_stones && self.params.canonical {
+            pos.after(mv).reduced_key().0
+        } else if self.params.canonical {
+            Position::<W, H, B>::canonical_child_key(base, mv)
+        } else {
+            base.0 + mv
+        }
+    }
+
     /// Column `c` of a node's table entry in the node's own frame (or back): mirrored when
     /// the entry is keyed by the mirror image.
     #[inline(always)]
@@ -460,19 +474,20 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             return Ok(());
         }
         let tt = self.shared.table;
+        let base = pos.child_base();
         if self.params.prefetch {
             let mut rest = next;
             while rest != B::ZERO {
                 let mv = rest & rest.wrapping_neg();
                 rest ^= mv;
-                tt.prefetch(self.table_key(&pos.after(mv)).0);
+                tt.prefetch(self.child_table_key(pos, base, mv));
             }
         }
         let mut rest = next;
         while rest != B::ZERO {
             let mv = rest & rest.wrapping_neg();
             rest ^= mv;
-            if let Some(e) = tt.probe(self.table_key(&pos.after(mv)).0) {
+            if let Some(e) = tt.probe(self.child_table_key(pos, base, mv)) {
                 if e.bound != Bound::Lower {
                     w.raise(-e.value)?;
                 }
@@ -572,9 +587,11 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         } else {
             [0; W]
         };
+        let base = prefetch.then(|| pos.child_base());
         for (k, &mv) in mvs[..n].iter().enumerate() {
-            if prefetch {
-                self.shared.table.prefetch(self.table_key(&pos.after(mv)).0);
+            if let Some(base) = base {
+                let key = self.child_table_key(pos, base, mv);
+                self.shared.table.prefetch(key);
             }
             let score = if threats && bonus != 0 {
                 threat_score(pos, mv, bonus, opp_threats)
