@@ -1152,6 +1152,77 @@ mod tests {
             );
         }
     }
+    /// The search with the parity bounds (each mix of `claim_even_general`, `odd_threat`
+    /// and `odd_threat_ahead`) against the search without them, on `count` random positions
+    /// of W x H with 8 to 19 empty cells (either parity): the same score and best move.
+    /// Returns the nodes of each mix and of the oracle.
+    fn check_parity_bounds<const W: usize, const H: usize>(seed: u64, count: usize) -> Vec<u64> {
+        let oracle = oracle::<W, H>();
+        let mixes: Vec<crate::Solver<W, H, u64>> = [
+            Params::default(),
+            Params {
+                claim_even_general: false,
+                ..Params::default()
+            },
+            Params {
+                odd_threat: false,
+                ..Params::default()
+            },
+            Params {
+                odd_threat_ahead: false,
+                ..Params::default()
+            },
+        ]
+        .into_iter()
+        .map(|params| {
+            crate::Solver::builder()
+                .table_mib(16)
+                .threads(1)
+                .params(params)
+                .build()
+                .unwrap()
+        })
+        .collect();
+        let mut nodes = vec![0; mixes.len() + 1];
+        for p in random_positions::<W, H>(seed, 8, 6, count, |_| true) {
+            let want = oracle.solve(&p).unwrap();
+            nodes[mixes.len()] += want.nodes;
+            for (i, solver) in mixes.iter().enumerate() {
+                let got = solver.solve(&p).unwrap();
+                assert_eq!(
+                    (got.score, got.best_move),
+                    (want.score, want.best_move),
+                    "{W}x{H} {p:?}, mix {i}\n{p}"
+                );
+                nodes[i] += got.nodes;
+            }
+        }
+        nodes
+    }
+
+    #[test]
+    fn parity_bounds_keep_the_scores_and_save_nodes() {
+        // Boards of either height parity and either width parity. Each bound must be in
+        // use: switching it off (or all of them: the oracle) searches more nodes in all.
+        let mut total = [0; 5];
+        for nodes in [
+            check_parity_bounds::<7, 6>(0x9a41_0076, 300),
+            check_parity_bounds::<7, 5>(0x9a41_0075, 300),
+            check_parity_bounds::<8, 5>(0x9a41_0085, 200),
+            check_parity_bounds::<6, 7>(0x9a41_0067, 200),
+            check_parity_bounds::<5, 5>(0x9a41_0055, 300),
+        ] {
+            for (t, n) in total.iter_mut().zip(nodes) {
+                *t += n;
+            }
+        }
+        assert!(
+            total[1..].iter().all(|&n| n > total[0]),
+            "nodes with every bound, without the general claim-even, the odd threat, the \
+             odd threat ahead, without any: {total:?}"
+        );
+    }
+
     /// Plain minimax (no bound, no table): the oracle of the late-position test.
     fn minimax<const W: usize, const H: usize>(p: &Position<W, H, u128>) -> i32 {
         if p.is_full() {
