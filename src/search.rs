@@ -1223,6 +1223,124 @@ mod tests {
         );
     }
 
+    /// Whether some parity bound alone decides a node of `p` in the window `w`, from the
+    /// bound functions themselves (`claim_even_general`, `odd_threat` and
+    /// `odd_threat_ahead` on): `Some(true)` high, `Some(false)` low.
+    fn decisive<const W: usize, const H: usize>(p: &Position<W, H>, w: Ab) -> Option<bool> {
+        let (cur, mask) = (p.current(), p.mask());
+        let (next, opp_threats) = p.non_losing_moves_and_threats();
+        let moves = (0..W).map(|c| next & Position::<W, H>::column_mask(c));
+        let after = |mv: u64| winning_cells::<W, H, u64>(cur | mv, mask | mv);
+        if (W * H - p.moves() as usize) % 2 == 0 {
+            // The opponent follows us up; or we leave it an odd threat of ours after a move.
+            if follow_up_bound::<W, H, u64>(cur, cur ^ mask, opp_threats, mask)
+                .is_some_and(|b| b <= w.alpha)
+            {
+                return Some(false);
+            }
+            moves
+                .filter(|&mv| mv != 0)
+                .any(|mv| {
+                    odd_threat_bound::<W, H, u64>(cur ^ mask, after(mv), mask | mv)
+                        .is_some_and(|b| b >= w.beta)
+                })
+                .then_some(true)
+        } else {
+            // The opponent holds an odd threat; or we follow it up after a move.
+            if odd_threat_bound::<W, H, u64>(cur, opp_threats, mask).is_some_and(|b| -b <= w.alpha)
+            {
+                return Some(false);
+            }
+            moves
+                .filter(|&mv| mv != 0)
+                .any(|mv| {
+                    follow_up_bound::<W, H, u64>(cur ^ mask, cur | mv, after(mv), mask | mv)
+                        .is_some_and(|b| -b >= w.beta)
+                })
+                .then_some(true)
+        }
+    }
+
+    /// `parity_bounds` on the searched nodes of `count` random positions of W x H (5 to 16
+    /// empty cells, half of them odd) and every window of width 1, 2 or 4 near 0: it decides
+    /// the node whenever one of its bounds does (its guards skip only bounds that cannot),
+    /// and then on the side of the score the oracle finds. Returns how many nodes a bound decides,
+    /// by kind: low and high with an even number of empty cells, low and high with an odd
+    /// one.
+    fn check_decisive<const W: usize, const H: usize>(seed: u64, count: usize) -> [u32; 4] {
+        let oracle = oracle::<W, H>();
+        let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
+        let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
+        let shared = Shared {
+            table: &table,
+            stop: &stop,
+            done: &done,
+            live_nodes: &live,
+            deadline: None,
+            busy: None,
+        };
+        let searcher = Searcher::<W, H, u64>::new(shared, Params::default(), 0);
+        let cells = (W * H) as u32;
+        let mut kinds = [0; 4];
+        // The nodes `negamax` hands to `bounds`: no win at once, at least two moves that do
+        // not lose at once, and more than two empty cells.
+        let searched = |p: &Position<W, H>| {
+            let next = p.non_losing_moves();
+            !p.can_win_next() && next & (next - 1) != 0 && p.moves() + 2 < cells
+        };
+        let odd = random_positions::<W, H>(seed, 5, 6, count / 2, searched);
+        for p in odd
+            .into_iter()
+            .chain(random_positions(seed, 6, 6, count / 2, searched))
+        {
+            let score = oracle.solve(&p).unwrap().score;
+            let (next, opp_threats) = p.non_losing_moves_and_threats();
+            for alpha in -4..=4 {
+                for width in [1, 2, 4] {
+                    let window = Ab {
+                        alpha,
+                        beta: alpha + width,
+                    };
+                    let mut w = window;
+                    let mut max = (cells as i32 - 1 - p.moves() as i32) / 2;
+                    let decided =
+                        match searcher.parity_bounds(&p, next, opp_threats, &mut w, &mut max) {
+                            Err(v) => {
+                                assert!(
+                                    v >= window.beta && score >= v,
+                                    "{p:?} {window:?}: {v}, score {score}"
+                                );
+                                Some(true)
+                            }
+                            Ok(()) if max <= w.alpha => {
+                                assert!(score <= max, "{p:?} {window:?}: max {max}, score {score}");
+                                Some(false)
+                            }
+                            Ok(()) => None,
+                        };
+                    if let Some(want) = decisive(&p, window) {
+                        assert_eq!(decided, Some(want), "{W}x{H} {p:?} {window:?}\n{p}");
+                        kinds[2 * (p.moves() as usize % 2 ^ (W * H) % 2) + usize::from(want)] += 1;
+                    }
+                }
+            }
+        }
+        kinds
+    }
+
+    #[test]
+    fn parity_bounds_decide_every_node_a_bound_decides() {
+        // The test means something only if each bound decides many nodes on each board.
+        for (board, kinds) in [
+            ("7x6", check_decisive::<7, 6>(0xdec1_0076, 400)),
+            ("7x5", check_decisive::<7, 5>(0xdec1_0075, 400)),
+            ("6x7", check_decisive::<6, 7>(0xdec1_0067, 300)),
+            ("5x5", check_decisive::<5, 5>(0xdec1_0055, 400)),
+        ] {
+            assert!(kinds.iter().all(|&k| k > 50), "{board}: {kinds:?}");
+        }
+    }
+
     /// Plain minimax (no bound, no table): the oracle of the late-position test.
     fn minimax<const W: usize, const H: usize>(p: &Position<W, H, u128>) -> i32 {
         if p.is_full() {
