@@ -1224,17 +1224,24 @@ mod tests {
     }
 
     /// Whether some parity bound alone decides a node of `p` in the window `w`, from the
-    /// bound functions themselves (`claim_even_general`, `odd_threat` and
-    /// `odd_threat_ahead` on): `Some(true)` high, `Some(false)` low.
-    fn decisive<const W: usize, const H: usize>(p: &Position<W, H>, w: Ab) -> Option<bool> {
+    /// bound functions themselves (`odd_threat` and `odd_threat_ahead` on): `Some(true)`
+    /// high, `Some(false)` low. Without `general` (`claim_even_general`), the follow-up
+    /// bounds only where every column has an even number of empty cells (before the
+    /// opponent's move, or after ours).
+    fn decisive<const W: usize, const H: usize>(
+        p: &Position<W, H>,
+        w: Ab,
+        general: bool,
+    ) -> Option<bool> {
         let (cur, mask) = (p.current(), p.mask());
         let (next, opp_threats) = p.non_losing_moves_and_threats();
         let moves = (0..W).map(|c| next & Position::<W, H>::column_mask(c));
         let after = |mv: u64| winning_cells::<W, H, u64>(cur | mv, mask | mv);
         if (W * H - p.moves() as usize) % 2 == 0 {
             // The opponent follows us up; or we leave it an odd threat of ours after a move.
-            if follow_up_bound::<W, H, u64>(cur, cur ^ mask, opp_threats, mask)
-                .is_some_and(|b| b <= w.alpha)
+            if (general || p.columns_paired())
+                && follow_up_bound::<W, H, u64>(cur, cur ^ mask, opp_threats, mask)
+                    .is_some_and(|b| b <= w.alpha)
             {
                 return Some(false);
             }
@@ -1252,7 +1259,7 @@ mod tests {
                 return Some(false);
             }
             moves
-                .filter(|&mv| mv != 0)
+                .filter(|&mv| mv != 0 && (general || p.after(mv).columns_paired()))
                 .any(|mv| {
                     follow_up_bound::<W, H, u64>(cur ^ mask, cur | mv, after(mv), mask | mv)
                         .is_some_and(|b| -b >= w.beta)
@@ -1271,15 +1278,21 @@ mod tests {
         let oracle = oracle::<W, H>();
         let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
         let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
-        let shared = Shared {
-            table: &table,
-            stop: &stop,
-            done: &done,
-            live_nodes: &live,
-            deadline: None,
-            busy: None,
-        };
-        let searcher = Searcher::<W, H, u64>::new(shared, Params::default(), 0);
+        let searchers = [true, false].map(|general| {
+            let shared = Shared {
+                table: &table,
+                stop: &stop,
+                done: &done,
+                live_nodes: &live,
+                deadline: None,
+                busy: None,
+            };
+            let params = Params {
+                claim_even_general: general,
+                ..Params::default()
+            };
+            (general, Searcher::<W, H, u64>::new(shared, params, 0))
+        });
         let cells = (W * H) as u32;
         let mut kinds = [0; 4];
         // The nodes `negamax` hands to `bounds`: no win at once, at least two moves that do
@@ -1295,7 +1308,9 @@ mod tests {
         {
             let score = oracle.solve(&p).unwrap().score;
             let (next, opp_threats) = p.non_losing_moves_and_threats();
-            for alpha in -4..=4 {
+            for ((general, searcher), alpha) in
+                searchers.iter().flat_map(|s| (-4..=4).map(move |a| (s, a)))
+            {
                 for width in [1, 2, 4] {
                     let window = Ab {
                         alpha,
@@ -1318,8 +1333,12 @@ mod tests {
                             }
                             Ok(()) => None,
                         };
-                    if let Some(want) = decisive(&p, window) {
-                        assert_eq!(decided, Some(want), "{W}x{H} {p:?} {window:?}\n{p}");
+                    if let Some(want) = decisive(&p, window, *general) {
+                        assert_eq!(
+                            decided,
+                            Some(want),
+                            "{W}x{H} {p:?} {window:?}, general {general}\n{p}"
+                        );
                         kinds[2 * (p.moves() as usize % 2 ^ (W * H) % 2) + usize::from(want)] += 1;
                     }
                 }
