@@ -1360,6 +1360,178 @@ mod tests {
         }
     }
 
+    /// The parity-bound functions restated cell by cell from their docs, on `u64` words
+    /// (cell (`c`, `r`) at bit `c * (H + 1) + r`): an oracle free of their bit arithmetic.
+    struct Cells<const W: usize, const H: usize>;
+
+    impl<const W: usize, const H: usize> Cells<W, H> {
+        fn bit(c: usize, r: usize) -> u64 {
+            1 << (c * (H + 1) + r)
+        }
+        fn at(set: u64, c: usize, r: usize) -> bool {
+            set & Self::bit(c, r) != 0
+        }
+        /// Rows an even number of rows below the top one.
+        fn follower_row(r: usize) -> bool {
+            (H - 1 - r) % 2 == 0
+        }
+        fn odd_column(mask: u64, c: usize) -> bool {
+            (0..H).filter(|&r| !Self::at(mask, c, r)).count() % 2 == 1
+        }
+        /// Every cell (`c`, `r`) of the board for which `f` holds.
+        fn cells(f: impl Fn(usize, usize) -> bool) -> u64 {
+            let mut set = 0;
+            for c in 0..W {
+                for r in (0..H).filter(|&r| f(c, r)) {
+                    set |= Self::bit(c, r);
+                }
+            }
+            set
+        }
+        fn four(set: u64) -> bool {
+            let inside = |c: isize, r: isize| {
+                (0..W as isize).contains(&c)
+                    && (0..H as isize).contains(&r)
+                    && Self::at(set, c as usize, r as usize)
+            };
+            (0..W as isize).any(|c| {
+                (0..H as isize).any(|r| {
+                    [(1, 0), (0, 1), (1, 1), (1, -1)]
+                        .iter()
+                        .any(|&(dc, dr)| (0..4).all(|i| inside(c + i * dc, r + i * dr)))
+                })
+            })
+        }
+        fn empty_and_odd(mask: u64) -> (u64, u64) {
+            (
+                Self::cells(|c, r| !Self::at(mask, c, r)),
+                Self::cells(|c, r| !Self::at(mask, c, r) && Self::odd_column(mask, c)),
+            )
+        }
+        /// In each column with an even number of empty cells, its lowest threat on a
+        /// follower's row and every cell above it; the cells above the lowest of them.
+        fn sure_threats(mask: u64, threats: u64) -> (u64, i32) {
+            let (mut cut, mut lowest) = (0, None::<usize>);
+            for c in (0..W).filter(|&c| !Self::odd_column(mask, c)) {
+                let first = (0..H).find(|&r| {
+                    !Self::at(mask, c, r) && Self::follower_row(r) && Self::at(threats, c, r)
+                });
+                if let Some(row) = first {
+                    cut |= Self::cells(|cc, r| cc == c && r >= row);
+                    lowest = Some(lowest.map_or(row, |l| l.min(row)));
+                }
+            }
+            (cut, lowest.map_or(0, |row| (H - 1 - row) as i32))
+        }
+        /// The cells the leader may get under a follow-up: its stones, the empty cells
+        /// of the odd columns and, elsewhere, those on its rows not cut off by a threat.
+        fn leader_cells(leader: u64, mask: u64, cut: u64) -> u64 {
+            leader
+                | Self::cells(|c, r| {
+                    !Self::at(mask, c, r)
+                        && (Self::odd_column(mask, c)
+                            || (!Self::follower_row(r) && !Self::at(cut, c, r)))
+                })
+        }
+        fn follow_up_bound(leader: u64, follower: u64, threats: u64, mask: u64) -> Option<i32> {
+            let (cut, above) = Self::sure_threats(mask, threats);
+            if Self::four(Self::leader_cells(leader, mask, cut)) {
+                return None;
+            }
+            if cut != 0 {
+                return Some(-1 - above / 2);
+            }
+            let sure = follower
+                | Self::cells(|c, r| {
+                    !Self::at(mask, c, r) && Self::follower_row(r) && !Self::odd_column(mask, c)
+                });
+            Some(if Self::four(sure) { -1 } else { 0 })
+        }
+        fn odd_threat_bound(leader: u64, threats: u64, mask: u64) -> Option<i32> {
+            let (cut, _) = Self::sure_threats(mask, threats);
+            let elsewhere = Self::leader_cells(leader, mask, cut);
+            let mut best = None;
+            for c in (0..W).filter(|&c| Self::odd_column(mask, c)) {
+                // The column's lowest threat on a leader's row.
+                let Some(t) = (0..H).find(|&r| {
+                    !Self::at(mask, c, r) && !Self::follower_row(r) && Self::at(threats, c, r)
+                }) else {
+                    continue;
+                };
+                let cells = leader
+                    | Self::cells(|cc, r| cc != c && Self::at(elsewhere, cc, r))
+                    | Self::cells(|cc, r| {
+                        cc == c && r < t && !Self::at(mask, cc, r) && Self::follower_row(r)
+                    });
+                if !Self::four(cells) {
+                    let b = (H - 1 - t) as i32 / 2 + 1;
+                    best = Some(best.map_or(b, |x: i32| x.max(b)));
+                }
+            }
+            best
+        }
+    }
+
+    /// The parity-bound functions against [`Cells`] on the arguments the search gives
+    /// them, at `count` random positions of W x H with 2 to 23 empty cells.
+    fn check_against_cells<const W: usize, const H: usize>(seed: u64, count: usize) -> [u32; 4] {
+        type C<const W: usize, const H: usize> = Cells<W, H>;
+        let mut some = [0; 4];
+        let even = random_positions::<W, H>(seed, 2, 11, count / 2, |_| true);
+        let odd = random_positions::<W, H>(seed ^ 1, 3, 11, count / 2, |_| true);
+        for p in even.into_iter().chain(odd) {
+            let (cur, mask) = (p.current(), p.mask());
+            let threats = p.opponent_winning();
+            let mut calls = vec![(cur, cur ^ mask, threats, mask)];
+            for mv in (0..W).map(|c| p.possible() & Position::<W, H>::column_mask(c)) {
+                if mv != 0 {
+                    let after = winning_cells::<W, H, u64>(cur | mv, mask | mv);
+                    calls.push((cur ^ mask, cur | mv, after, mask | mv));
+                }
+            }
+            for (leader, follower, threats, mask) in calls {
+                let at = format!("{W}x{H} {p:?}: leader {leader:#x}, threats {threats:#x}");
+                let (empty, odd) = empty_and_odd::<W, H, u64>(mask);
+                assert_eq!((empty, odd), C::<W, H>::empty_and_odd(mask), "{at}");
+                let sure = sure_threats::<W, H, u64>(empty, odd, threats);
+                assert_eq!(sure, C::<W, H>::sure_threats(mask, threats), "{at}");
+                let f = follow_up_bound::<W, H, u64>(leader, follower, threats, mask);
+                assert_eq!(
+                    f,
+                    C::<W, H>::follow_up_bound(leader, follower, threats, mask),
+                    "{at}"
+                );
+                let o = odd_threat_bound::<W, H, u64>(leader, threats, mask);
+                assert_eq!(
+                    o,
+                    C::<W, H>::odd_threat_bound(leader, threats, mask),
+                    "{at}"
+                );
+                some[0] += u32::from(sure.0 != 0);
+                some[1] += u32::from(f.is_some_and(|b| b < -1));
+                some[2] += u32::from(f == Some(-1));
+                some[3] += u32::from(o.is_some_and(|b| b > 1));
+            }
+        }
+        some
+    }
+
+    #[test]
+    fn parity_bound_functions_agree_with_a_cell_by_cell_oracle() {
+        // The test means something only if each kind of answer comes up often: sure
+        // threats, follow-up losses by more than 1 and by 1, odd threats above 1.
+        for (board, some) in [
+            ("7x6", check_against_cells::<7, 6>(0xce11_0076, 4000)),
+            ("7x5", check_against_cells::<7, 5>(0xce11_0075, 4000)),
+            ("6x7", check_against_cells::<6, 7>(0xce11_0067, 4000)),
+            ("8x5", check_against_cells::<8, 5>(0xce11_0085, 4000)),
+            ("5x5", check_against_cells::<5, 5>(0xce11_0055, 4000)),
+            ("6x6", check_against_cells::<6, 6>(0xce11_0066, 4000)),
+        ] {
+            assert!(some.iter().all(|&k| k > 20), "{board}: {some:?}");
+        }
+    }
+
     /// Plain minimax (no bound, no table): the oracle of the late-position test.
     fn minimax<const W: usize, const H: usize>(p: &Position<W, H, u128>) -> i32 {
         if p.is_full() {
