@@ -1348,7 +1348,7 @@ mod tests {
     }
 
     #[test]
-    fn parity_bounds_decide_every_node_a_bound_decides() {
+    fn parity_bounds_decide_exactly_the_nodes_a_bound_decides() {
         // The test means something only if each bound decides many nodes on each board.
         for (board, kinds) in [
             ("7x6", check_decisive::<7, 6>(0xdec1_0076, 400)),
