@@ -1270,10 +1270,10 @@ mod tests {
 
     /// `parity_bounds` on the searched nodes of `count` random positions of W x H (5 to 16
     /// empty cells, half of them odd) and every window of width 1, 2 or 4 near 0: it decides
-    /// the node whenever one of its bounds does (its guards skip only bounds that cannot),
-    /// and then on the side of the score the oracle finds. Returns how many nodes a bound decides,
-    /// by kind: low and high with an even number of empty cells, low and high with an odd
-    /// one.
+    /// the node exactly when one of its bounds does (its guards skip only bounds that
+    /// cannot), and every bound it proves holds (the oracle's score). Returns how many
+    /// nodes a bound decides, by kind: low and high with an even number of empty cells, low
+    /// and high with an odd one.
     fn check_decisive<const W: usize, const H: usize>(seed: u64, count: usize) -> [u32; 4] {
         let oracle = oracle::<W, H>();
         let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
@@ -1317,7 +1317,8 @@ mod tests {
                         beta: alpha + width,
                     };
                     let mut w = window;
-                    let mut max = (cells as i32 - 1 - p.moves() as i32) / 2;
+                    // No bound but the parity ones: `max` is theirs alone.
+                    let mut max = i32::MAX;
                     let decided =
                         match searcher.parity_bounds(&p, next, opp_threats, &mut w, &mut max) {
                             Err(v) => {
@@ -1327,18 +1328,22 @@ mod tests {
                                 );
                                 Some(true)
                             }
-                            Ok(()) if max <= w.alpha => {
-                                assert!(score <= max, "{p:?} {window:?}: max {max}, score {score}");
-                                Some(false)
+                            Ok(()) => {
+                                // Any bound it proved holds.
+                                assert!(
+                                    score <= max && (w.alpha == alpha || score >= w.alpha),
+                                    "{p:?} {window:?}: max {max}, {w:?}, score {score}"
+                                );
+                                (max <= alpha).then_some(false)
                             }
-                            Ok(()) => None,
                         };
-                    if let Some(want) = decisive(&p, window, *general) {
-                        assert_eq!(
-                            decided,
-                            Some(want),
-                            "{W}x{H} {p:?} {window:?}, general {general}\n{p}"
-                        );
+                    // It decides the node exactly when one of its bounds does.
+                    let want = decisive(&p, window, *general);
+                    assert_eq!(
+                        decided, want,
+                        "{W}x{H} {p:?} {window:?}, general {general}\n{p}"
+                    );
+                    if let Some(want) = want {
                         kinds[2 * (p.moves() as usize % 2 ^ (W * H) % 2) + usize::from(want)] += 1;
                     }
                 }
