@@ -794,13 +794,13 @@ mod tests {
 
     #[test]
     fn parity_row_sets_and_paired_columns() {
-        check_row_sets::<7, 6, u64>(0x7_6);
-        check_row_sets::<7, 5, u64>(0x7_5);
-        check_row_sets::<6, 7, u64>(0x6_7);
-        check_row_sets::<4, 4, u64>(0x4_4);
-        check_row_sets::<5, 3, u64>(0x5_3);
-        check_row_sets::<9, 8, u128>(0x9_8);
-        check_row_sets::<12, 9, u128>(0xc_9);
+        check_row_sets::<7, 6, u64>(0x76);
+        check_row_sets::<7, 5, u64>(0x75);
+        check_row_sets::<6, 7, u64>(0x67);
+        check_row_sets::<4, 4, u64>(0x44);
+        check_row_sets::<5, 3, u64>(0x53);
+        check_row_sets::<9, 8, u128>(0x98);
+        check_row_sets::<12, 9, u128>(0xc9);
     }
 
     #[test]

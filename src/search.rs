@@ -1344,7 +1344,9 @@ mod tests {
                         "{W}x{H} {p:?} {window:?}, general {general}\n{p}"
                     );
                     if let Some(want) = want {
-                        kinds[2 * (p.moves() as usize % 2 ^ (W * H) % 2) + usize::from(want)] += 1;
+                        kinds
+                            [2 * ((p.moves() as usize % 2) ^ ((W * H) % 2)) + usize::from(want)] +=
+                            1;
                     }
                 }
             }
