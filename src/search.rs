@@ -1480,7 +1480,8 @@ mod tests {
     }
 
     /// The parity-bound functions against [`Cells`] on the arguments the search gives
-    /// them, at `count` random positions of W x H with 2 to 23 empty cells.
+    /// them, at `count` random positions of W x H with 2 to 23 empty cells, and on as many
+    /// made-up ones.
     fn check_against_cells<const W: usize, const H: usize>(seed: u64, count: usize) -> [u32; 4] {
         type C<const W: usize, const H: usize> = Cells<W, H>;
         let mut some = [0; 4];
@@ -1496,6 +1497,21 @@ mod tests {
                     calls.push((cur ^ mask, cur | mv, after, mask | mv));
                 }
             }
+            // And made-up arguments: any column heights, any stones, any empty cells as
+            // threats (the functions ask no more of them), on the same columns.
+            let mut rng = seed ^ u64::from(p.moves()) ^ mask;
+            let mut bits = move || {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                rng
+            };
+            let heights: Vec<u64> = (0..W).map(|_| bits() % (H as u64 + 1)).collect();
+            let stacks = Cells::<W, H>::cells(|c, r| (r as u64) < heights[c]);
+            let stones = bits() & stacks;
+            let made_up =
+                bits() & bits() & Cells::<W, H>::cells(|c, r| !Cells::<W, H>::at(stacks, c, r));
+            calls.push((stones, stacks ^ stones, made_up, stacks));
             for (leader, follower, threats, mask) in calls {
                 let at = format!("{W}x{H} {p:?}: leader {leader:#x}, threats {threats:#x}");
                 let (empty, odd) = empty_and_odd::<W, H, u64>(mask);
