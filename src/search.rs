@@ -1550,6 +1550,8 @@ mod tests {
             ("8x5", check_against_cells::<8, 5>(0xce11_0085, 4000)),
             ("5x5", check_against_cells::<5, 5>(0xce11_0055, 4000)),
             ("6x6", check_against_cells::<6, 6>(0xce11_0066, 4000)),
+            ("7x8", check_against_cells::<7, 8>(0xce11_0078, 4000)),
+            ("5x9", check_against_cells::<5, 9>(0xce11_0059, 4000)),
         ] {
             assert!(some.iter().all(|&k| k > 20), "{board}: {some:?}");
         }
