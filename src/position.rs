@@ -617,6 +617,9 @@ mod tests {
         let e = P::parse("44x").unwrap_err();
         assert_eq!(e.index(), 2);
         assert_eq!(e.kind(), &ParseErrorKind::InvalidCharacter('x'));
+        // The message counts moves from 1: the third character is move 3.
+        let text = e.to_string();
+        assert!(text.contains("at move 3") && text.contains("'x'"), "{text}");
         assert_eq!(
             P::parse("8").unwrap_err().kind(),
             &ParseErrorKind::ColumnOutOfRange(8)
