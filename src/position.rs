@@ -710,6 +710,9 @@ mod tests {
         let e = P::parse("44x").unwrap_err();
         assert_eq!(e.index(), 2);
         assert_eq!(e.kind(), &ParseErrorKind::InvalidCharacter('x'));
+        // The message counts moves from 1: the third character is move 3.
+        let text = e.to_string();
+        assert!(text.contains("at move 3") && text.contains("'x'"), "{text}");
         assert_eq!(
             P::parse("8").unwrap_err().kind(),
             &ParseErrorKind::ColumnOutOfRange(8)
@@ -941,6 +944,65 @@ mod tests {
         );
         let p = Position::<12, 9, u128>::parse("cbcbcb").unwrap();
         assert!(p.is_winning_move(11) && p.can_win_next() && !p.is_winning_move(10));
+    }
+
+    /// The row sets of the parity bounds cell by cell (row `H` is the spare bit above each
+    /// column): the follower's rows are those an even number of rows below the top one,
+    /// the leader's the other rows of the board, `rows_below(n)` rows `0..n`. And
+    /// `columns_paired` against the columns' heights, at every ply of random games.
+    fn check_row_sets<const W: usize, const H: usize, B: Bitboard>(seed: u64) {
+        let (mut follower, mut leader) = (B::ZERO, B::ZERO);
+        let mut below = vec![B::ZERO; H + 2];
+        for c in 0..W {
+            let col = Position::<W, H, B>::column_mask(c);
+            for r in 0..=H {
+                let cell = (col & col.wrapping_neg()) << r;
+                if r < H && (H - 1 - r) % 2 == 0 {
+                    follower |= cell;
+                } else if r < H {
+                    leader |= cell;
+                }
+                for (n, set) in below.iter_mut().enumerate() {
+                    if r < n.min(H) {
+                        *set |= cell;
+                    }
+                }
+            }
+        }
+        assert_eq!(Position::<W, H, B>::follower_rows(), follower, "{W}x{H}");
+        assert_eq!(Position::<W, H, B>::leader_rows(), leader, "{W}x{H}");
+        for (n, set) in below.into_iter().enumerate() {
+            assert_eq!(Position::<W, H, B>::rows_below(n), set, "{W}x{H}, n = {n}");
+        }
+        let mut s = seed;
+        for _ in 0..50 {
+            let mut p = Position::<W, H, B>::new();
+            loop {
+                let paired = (0..W).all(|c| (H as u32 - p.height(c)) % 2 == 0);
+                assert_eq!(p.columns_paired(), paired, "{W}x{H} {p:?}");
+                let cols: Vec<usize> = (0..W)
+                    .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                    .collect();
+                if cols.is_empty() {
+                    break;
+                }
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                p.play_col(cols[(s % cols.len() as u64) as usize]);
+            }
+        }
+    }
+
+    #[test]
+    fn parity_row_sets_and_paired_columns() {
+        check_row_sets::<7, 6, u64>(0x76);
+        check_row_sets::<7, 5, u64>(0x75);
+        check_row_sets::<6, 7, u64>(0x67);
+        check_row_sets::<4, 4, u64>(0x44);
+        check_row_sets::<5, 3, u64>(0x53);
+        check_row_sets::<9, 8, u128>(0x98);
+        check_row_sets::<12, 9, u128>(0xc9);
     }
 
     #[test]

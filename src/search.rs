@@ -1203,6 +1203,411 @@ mod tests {
             );
         }
     }
+    /// The search with the parity bounds (each mix of `claim_even_general`, `odd_threat`
+    /// and `odd_threat_ahead`) against the search without them, on `count` random positions
+    /// of W x H with 8 to 19 empty cells (either parity): the same score and best move.
+    /// Returns the nodes of each mix and of the oracle.
+    fn check_parity_bounds<const W: usize, const H: usize>(seed: u64, count: usize) -> Vec<u64> {
+        let oracle = oracle::<W, H>();
+        let mixes: Vec<crate::Solver<W, H, u64>> = [
+            Params::default(),
+            Params {
+                claim_even_general: false,
+                ..Params::default()
+            },
+            Params {
+                odd_threat: false,
+                ..Params::default()
+            },
+            Params {
+                odd_threat_ahead: false,
+                ..Params::default()
+            },
+        ]
+        .into_iter()
+        .map(|params| {
+            crate::Solver::builder()
+                .table_mib(16)
+                .threads(1)
+                .params(params)
+                .build()
+                .unwrap()
+        })
+        .collect();
+        let mut nodes = vec![0; mixes.len() + 1];
+        for p in random_positions::<W, H>(seed, 8, 6, count, |_| true) {
+            let want = oracle.solve(&p).unwrap();
+            nodes[mixes.len()] += want.nodes;
+            for (i, solver) in mixes.iter().enumerate() {
+                let got = solver.solve(&p).unwrap();
+                assert_eq!(
+                    (got.score, got.best_move),
+                    (want.score, want.best_move),
+                    "{W}x{H} {p:?}, mix {i}\n{p}"
+                );
+                nodes[i] += got.nodes;
+            }
+        }
+        nodes
+    }
+
+    #[test]
+    fn parity_bounds_keep_the_scores_and_save_nodes() {
+        // Boards of either height parity and either width parity. Each bound must be in
+        // use: switching it off (or all of them: the oracle) searches more nodes in all.
+        let mut total = [0; 5];
+        for nodes in [
+            check_parity_bounds::<7, 6>(0x9a41_0076, 300),
+            check_parity_bounds::<7, 5>(0x9a41_0075, 300),
+            check_parity_bounds::<8, 5>(0x9a41_0085, 200),
+            check_parity_bounds::<6, 7>(0x9a41_0067, 200),
+            check_parity_bounds::<5, 5>(0x9a41_0055, 300),
+        ] {
+            for (t, n) in total.iter_mut().zip(nodes) {
+                *t += n;
+            }
+        }
+        assert!(
+            total[1..].iter().all(|&n| n > total[0]),
+            "nodes with every bound, without the general claim-even, the odd threat, the \
+             odd threat ahead, without any: {total:?}"
+        );
+    }
+
+    /// Whether some parity bound alone decides a node of `p` in the window `w`, from the
+    /// bound functions themselves (`odd_threat` and `odd_threat_ahead` on): `Some(true)`
+    /// high, `Some(false)` low. Without `general` (`claim_even_general`), the follow-up
+    /// bounds only where every column has an even number of empty cells (before the
+    /// opponent's move, or after ours).
+    fn decisive<const W: usize, const H: usize>(
+        p: &Position<W, H>,
+        w: Ab,
+        general: bool,
+    ) -> Option<bool> {
+        let (cur, mask) = (p.current(), p.mask());
+        let (next, opp_threats) = p.non_losing_moves_and_threats();
+        let moves = (0..W).map(|c| next & Position::<W, H>::column_mask(c));
+        let after = |mv: u64| winning_cells::<W, H, u64>(cur | mv, mask | mv);
+        if (W * H - p.moves() as usize) % 2 == 0 {
+            // The opponent follows us up; or we leave it an odd threat of ours after a move.
+            if (general || p.columns_paired())
+                && follow_up_bound::<W, H, u64>(cur, cur ^ mask, opp_threats, mask)
+                    .is_some_and(|b| b <= w.alpha)
+            {
+                return Some(false);
+            }
+            moves
+                .filter(|&mv| mv != 0)
+                .any(|mv| {
+                    odd_threat_bound::<W, H, u64>(cur ^ mask, after(mv), mask | mv)
+                        .is_some_and(|b| b >= w.beta)
+                })
+                .then_some(true)
+        } else {
+            // The opponent holds an odd threat; or we follow it up after a move.
+            if odd_threat_bound::<W, H, u64>(cur, opp_threats, mask).is_some_and(|b| -b <= w.alpha)
+            {
+                return Some(false);
+            }
+            moves
+                .filter(|&mv| mv != 0 && (general || p.after(mv).columns_paired()))
+                .any(|mv| {
+                    follow_up_bound::<W, H, u64>(cur ^ mask, cur | mv, after(mv), mask | mv)
+                        .is_some_and(|b| -b >= w.beta)
+                })
+                .then_some(true)
+        }
+    }
+
+    /// `parity_bounds` on the searched nodes of `count` random positions of W x H (5 to 16
+    /// empty cells, half of them odd) and every window of width 1, 2 or 4 near 0: it decides
+    /// the node exactly when one of its bounds does (its guards skip only bounds that
+    /// cannot), and every bound it proves holds (the oracle's score). Returns how many
+    /// nodes a bound decides, by kind: low and high with an even number of empty cells, low
+    /// and high with an odd one.
+    fn check_decisive<const W: usize, const H: usize>(seed: u64, count: usize) -> [u32; 4] {
+        let oracle = oracle::<W, H>();
+        let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
+        let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
+        let searchers = [true, false].map(|general| {
+            let shared = Shared {
+                table: &table,
+                stop: &stop,
+                done: &done,
+                live_nodes: &live,
+                deadline: None,
+                busy: None,
+            };
+            let params = Params {
+                claim_even_general: general,
+                ..Params::default()
+            };
+            (general, Searcher::<W, H, u64>::new(shared, params, 0))
+        });
+        let cells = (W * H) as u32;
+        let mut kinds = [0; 4];
+        // The nodes `negamax` hands to `bounds`: no win at once, at least two moves that do
+        // not lose at once, and more than two empty cells.
+        let searched = |p: &Position<W, H>| {
+            let next = p.non_losing_moves();
+            !p.can_win_next() && next & (next - 1) != 0 && p.moves() + 2 < cells
+        };
+        let odd = random_positions::<W, H>(seed, 5, 6, count / 2, searched);
+        for p in odd
+            .into_iter()
+            .chain(random_positions(seed, 6, 6, count / 2, searched))
+        {
+            let score = oracle.solve(&p).unwrap().score;
+            let (next, opp_threats) = p.non_losing_moves_and_threats();
+            for ((general, searcher), alpha) in
+                searchers.iter().flat_map(|s| (-4..=4).map(move |a| (s, a)))
+            {
+                for width in [1, 2, 4] {
+                    let window = Ab {
+                        alpha,
+                        beta: alpha + width,
+                    };
+                    let mut w = window;
+                    // No bound but the parity ones: `max` is theirs alone.
+                    let mut max = i32::MAX;
+                    let decided =
+                        match searcher.parity_bounds(&p, next, opp_threats, &mut w, &mut max) {
+                            Err(v) => {
+                                assert!(
+                                    v >= window.beta && score >= v,
+                                    "{p:?} {window:?}: {v}, score {score}"
+                                );
+                                Some(true)
+                            }
+                            Ok(()) => {
+                                // Any bound it proved holds.
+                                assert!(
+                                    score <= max && (w.alpha == alpha || score >= w.alpha),
+                                    "{p:?} {window:?}: max {max}, {w:?}, score {score}"
+                                );
+                                (max <= alpha).then_some(false)
+                            }
+                        };
+                    // It decides the node exactly when one of its bounds does.
+                    let want = decisive(&p, window, *general);
+                    assert_eq!(
+                        decided, want,
+                        "{W}x{H} {p:?} {window:?}, general {general}\n{p}"
+                    );
+                    if let Some(want) = want {
+                        kinds
+                            [2 * ((p.moves() as usize % 2) ^ ((W * H) % 2)) + usize::from(want)] +=
+                            1;
+                    }
+                }
+            }
+        }
+        kinds
+    }
+
+    #[test]
+    fn parity_bounds_decide_exactly_the_nodes_a_bound_decides() {
+        // The test means something only if each bound decides many nodes on each board.
+        for (board, kinds) in [
+            ("7x6", check_decisive::<7, 6>(0xdec1_0076, 400)),
+            ("7x5", check_decisive::<7, 5>(0xdec1_0075, 400)),
+            ("6x7", check_decisive::<6, 7>(0xdec1_0067, 300)),
+            ("5x5", check_decisive::<5, 5>(0xdec1_0055, 400)),
+        ] {
+            assert!(kinds.iter().all(|&k| k > 50), "{board}: {kinds:?}");
+        }
+    }
+
+    /// The parity-bound functions restated cell by cell from their docs, on `u64` words
+    /// (cell (`c`, `r`) at bit `c * (H + 1) + r`): an oracle free of their bit arithmetic.
+    struct Cells<const W: usize, const H: usize>;
+
+    impl<const W: usize, const H: usize> Cells<W, H> {
+        fn bit(c: usize, r: usize) -> u64 {
+            1 << (c * (H + 1) + r)
+        }
+        fn at(set: u64, c: usize, r: usize) -> bool {
+            set & Self::bit(c, r) != 0
+        }
+        /// Rows an even number of rows below the top one.
+        fn follower_row(r: usize) -> bool {
+            (H - 1 - r) % 2 == 0
+        }
+        fn odd_column(mask: u64, c: usize) -> bool {
+            (0..H).filter(|&r| !Self::at(mask, c, r)).count() % 2 == 1
+        }
+        /// Every cell (`c`, `r`) of the board for which `f` holds.
+        fn cells(f: impl Fn(usize, usize) -> bool) -> u64 {
+            let mut set = 0;
+            for c in 0..W {
+                for r in (0..H).filter(|&r| f(c, r)) {
+                    set |= Self::bit(c, r);
+                }
+            }
+            set
+        }
+        fn four(set: u64) -> bool {
+            let inside = |c: isize, r: isize| {
+                (0..W as isize).contains(&c)
+                    && (0..H as isize).contains(&r)
+                    && Self::at(set, c as usize, r as usize)
+            };
+            (0..W as isize).any(|c| {
+                (0..H as isize).any(|r| {
+                    [(1, 0), (0, 1), (1, 1), (1, -1)]
+                        .iter()
+                        .any(|&(dc, dr)| (0..4).all(|i| inside(c + i * dc, r + i * dr)))
+                })
+            })
+        }
+        fn empty_and_odd(mask: u64) -> (u64, u64) {
+            (
+                Self::cells(|c, r| !Self::at(mask, c, r)),
+                Self::cells(|c, r| !Self::at(mask, c, r) && Self::odd_column(mask, c)),
+            )
+        }
+        /// In each column with an even number of empty cells, its lowest threat on a
+        /// follower's row and every cell above it; the cells above the lowest of them.
+        fn sure_threats(mask: u64, threats: u64) -> (u64, i32) {
+            let (mut cut, mut lowest) = (0, None::<usize>);
+            for c in (0..W).filter(|&c| !Self::odd_column(mask, c)) {
+                let first = (0..H).find(|&r| {
+                    !Self::at(mask, c, r) && Self::follower_row(r) && Self::at(threats, c, r)
+                });
+                if let Some(row) = first {
+                    cut |= Self::cells(|cc, r| cc == c && r >= row);
+                    lowest = Some(lowest.map_or(row, |l| l.min(row)));
+                }
+            }
+            (cut, lowest.map_or(0, |row| (H - 1 - row) as i32))
+        }
+        /// The cells the leader may get under a follow-up: its stones, the empty cells
+        /// of the odd columns and, elsewhere, those on its rows not cut off by a threat.
+        fn leader_cells(leader: u64, mask: u64, cut: u64) -> u64 {
+            leader
+                | Self::cells(|c, r| {
+                    !Self::at(mask, c, r)
+                        && (Self::odd_column(mask, c)
+                            || (!Self::follower_row(r) && !Self::at(cut, c, r)))
+                })
+        }
+        fn follow_up_bound(leader: u64, follower: u64, threats: u64, mask: u64) -> Option<i32> {
+            let (cut, above) = Self::sure_threats(mask, threats);
+            if Self::four(Self::leader_cells(leader, mask, cut)) {
+                return None;
+            }
+            if cut != 0 {
+                return Some(-1 - above / 2);
+            }
+            let sure = follower
+                | Self::cells(|c, r| {
+                    !Self::at(mask, c, r) && Self::follower_row(r) && !Self::odd_column(mask, c)
+                });
+            Some(if Self::four(sure) { -1 } else { 0 })
+        }
+        fn odd_threat_bound(leader: u64, threats: u64, mask: u64) -> Option<i32> {
+            let (cut, _) = Self::sure_threats(mask, threats);
+            let elsewhere = Self::leader_cells(leader, mask, cut);
+            let mut best = None;
+            for c in (0..W).filter(|&c| Self::odd_column(mask, c)) {
+                // The column's lowest threat on a leader's row.
+                let Some(t) = (0..H).find(|&r| {
+                    !Self::at(mask, c, r) && !Self::follower_row(r) && Self::at(threats, c, r)
+                }) else {
+                    continue;
+                };
+                let cells = leader
+                    | Self::cells(|cc, r| cc != c && Self::at(elsewhere, cc, r))
+                    | Self::cells(|cc, r| {
+                        cc == c && r < t && !Self::at(mask, cc, r) && Self::follower_row(r)
+                    });
+                if !Self::four(cells) {
+                    let b = (H - 1 - t) as i32 / 2 + 1;
+                    best = Some(best.map_or(b, |x: i32| x.max(b)));
+                }
+            }
+            best
+        }
+    }
+
+    /// The parity-bound functions against [`Cells`] on the arguments the search gives
+    /// them, at `count` random positions of W x H with 2 to 23 empty cells, and on as many
+    /// made-up ones.
+    fn check_against_cells<const W: usize, const H: usize>(seed: u64, count: usize) -> [u32; 4] {
+        type C<const W: usize, const H: usize> = Cells<W, H>;
+        let mut some = [0; 4];
+        let even = random_positions::<W, H>(seed, 2, 11, count / 2, |_| true);
+        let odd = random_positions::<W, H>(seed ^ 1, 3, 11, count / 2, |_| true);
+        for p in even.into_iter().chain(odd) {
+            let (cur, mask) = (p.current(), p.mask());
+            let threats = p.opponent_winning();
+            let mut calls = vec![(cur, cur ^ mask, threats, mask)];
+            for mv in (0..W).map(|c| p.possible() & Position::<W, H>::column_mask(c)) {
+                if mv != 0 {
+                    let after = winning_cells::<W, H, u64>(cur | mv, mask | mv);
+                    calls.push((cur ^ mask, cur | mv, after, mask | mv));
+                }
+            }
+            // And made-up arguments: any column heights, any stones, any empty cells as
+            // threats (the functions ask no more of them), on the same columns.
+            let mut rng = seed ^ u64::from(p.moves()) ^ mask;
+            let mut bits = move || {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                rng
+            };
+            let heights: Vec<u64> = (0..W).map(|_| bits() % (H as u64 + 1)).collect();
+            let stacks = Cells::<W, H>::cells(|c, r| (r as u64) < heights[c]);
+            let stones = bits() & stacks;
+            let made_up =
+                bits() & bits() & Cells::<W, H>::cells(|c, r| !Cells::<W, H>::at(stacks, c, r));
+            calls.push((stones, stacks ^ stones, made_up, stacks));
+            for (leader, follower, threats, mask) in calls {
+                let at = format!("{W}x{H} {p:?}: leader {leader:#x}, threats {threats:#x}");
+                let (empty, odd) = empty_and_odd::<W, H, u64>(mask);
+                assert_eq!((empty, odd), C::<W, H>::empty_and_odd(mask), "{at}");
+                let sure = sure_threats::<W, H, u64>(empty, odd, threats);
+                assert_eq!(sure, C::<W, H>::sure_threats(mask, threats), "{at}");
+                let f = follow_up_bound::<W, H, u64>(leader, follower, threats, mask);
+                assert_eq!(
+                    f,
+                    C::<W, H>::follow_up_bound(leader, follower, threats, mask),
+                    "{at}"
+                );
+                let o = odd_threat_bound::<W, H, u64>(leader, threats, mask);
+                assert_eq!(
+                    o,
+                    C::<W, H>::odd_threat_bound(leader, threats, mask),
+                    "{at}"
+                );
+                some[0] += u32::from(sure.0 != 0);
+                some[1] += u32::from(f.is_some_and(|b| b < -1));
+                some[2] += u32::from(f == Some(-1));
+                some[3] += u32::from(o.is_some_and(|b| b > 1));
+            }
+        }
+        some
+    }
+
+    #[test]
+    fn parity_bound_functions_agree_with_a_cell_by_cell_oracle() {
+        // The test means something only if each kind of answer comes up often: sure
+        // threats, follow-up losses by more than 1 and by 1, odd threats above 1.
+        for (board, some) in [
+            ("7x6", check_against_cells::<7, 6>(0xce11_0076, 4000)),
+            ("7x5", check_against_cells::<7, 5>(0xce11_0075, 4000)),
+            ("6x7", check_against_cells::<6, 7>(0xce11_0067, 4000)),
+            ("8x5", check_against_cells::<8, 5>(0xce11_0085, 4000)),
+            ("5x5", check_against_cells::<5, 5>(0xce11_0055, 4000)),
+            ("6x6", check_against_cells::<6, 6>(0xce11_0066, 4000)),
+            ("7x8", check_against_cells::<7, 8>(0xce11_0078, 4000)),
+            ("5x9", check_against_cells::<5, 9>(0xce11_0059, 4000)),
+        ] {
+            assert!(some.iter().all(|&k| k > 20), "{board}: {some:?}");
+        }
+    }
+
     /// Plain minimax (no bound, no table): the oracle of the late-position test.
     fn minimax<const W: usize, const H: usize>(p: &Position<W, H, u128>) -> i32 {
         if p.is_full() {
