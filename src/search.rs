@@ -96,7 +96,8 @@ pub struct Params {
     /// With several threads, put off children another thread is searching while fewer than
     /// this many stones are down.
     pub defer_below: u32,
-    /// Only helper threads put off busy children; the main thread keeps its order.
+    /// Only helper threads put off busy children; the main thread keeps its order. Off by
+    /// default: the main thread puts them off too.
     pub only_helpers_defer: bool,
     /// Helper threads test a window next to the main thread's instead of the same one.
     pub helper_windows: bool,
@@ -131,7 +132,7 @@ impl Default for Params {
             prefetch: true,
             helper_windows: true,
             defer_below: 26,
-            only_helpers_defer: true,
+            only_helpers_defer: false,
             odd_threat: true,
             odd_threat_ahead: true,
             canonical: true,
@@ -326,7 +327,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         };
         let start = self.nodes;
         let alpha0 = w.alpha;
-        let found = self.children(pos, next, opp_threats, key, probe.tt_move, w);
+        let found = self.children(pos, next, opp_threats, probe.tt_move, w);
         if self.aborted {
             return Ok(0);
         }
@@ -497,8 +498,9 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     }
 
     /// Stage 4: the children, the table's move first, the others in [`Self::order`]'s order,
-    /// until one reaches `beta`. With several threads, near the root, the node is announced
-    /// as being searched and children another thread is searching now are put off (ABDADA's
+    /// until one reaches `beta`. With several threads, near the root, each child is marked as
+    /// being searched, with its window, from before it is entered until it returns, and a
+    /// child another thread is searching now with the same window is put off (ABDADA's
     /// idea), so that the threads spread over the tree instead of searching the same child
     /// together.
     #[inline(always)]
@@ -507,7 +509,6 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         pos: &Position<W, H, B>,
         next: B,
         opp_threats: B,
-        key: B,
         tt_move: Option<u8>,
         w: &mut Ab,
     ) -> Found<B> {
@@ -519,8 +520,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         let busy = self
             .shared
             .busy
-            .filter(|_| pos.moves() < self.params.defer_below);
-        let marked = busy.is_some_and(|b| b.enter(key.fold64()));
+            .filter(|_| pos.moves() < self.params.defer_below)
+            .map(|b| (b, pos.child_base()));
 
         // The table's move first, before the others are scored: when it cuts, as it mostly
         // does, ordering them would be wasted.
@@ -528,7 +529,13 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             next & Position::<W, H, B>::column_mask(c as usize)
         });
         if first != B::ZERO {
+            let entered = busy
+                .map(|(b, base)| (b, self.mark(pos, base, first, w)))
+                .filter(|&(b, m)| b.enter(m));
             let v = -self.negamax(&pos.after(first), -w.beta, -w.alpha);
+            if let Some((b, m)) = entered {
+                b.leave(m);
+            }
             (found.best, found.best_move) = (v, first);
             if v >= w.beta {
                 found.cutoff = Some(v);
@@ -542,12 +549,17 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             let keep = usize::from(first == B::ZERO);
             self.child_loop(pos, list.as_slice(), keep, busy, w, &mut found);
         }
-        if marked {
-            if let Some(b) = busy {
-                b.leave(key.fold64());
-            }
-        }
         found
+    }
+
+    /// The mark of the child after `mv` searched within the parent's window `w`, in the set
+    /// of nodes being searched: its table key and window. Two threads searching one position
+    /// with different windows (a helper testing its own null window) do not share a mark, so
+    /// neither puts off the other's work.
+    #[inline(always)]
+    fn mark(&self, pos: &Position<W, H, B>, base: (B, B), mv: B, w: &Ab) -> u64 {
+        let key = self.child_table_key(pos, base, mv).fold64();
+        (key ^ (w.beta as i64 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1
     }
 
     /// Stage 4a: the moves `rest` in the order they are searched. Near the root, by the
@@ -604,15 +616,16 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     }
 
     /// Stage 4b: searches `list` in order until a child reaches `beta`, recording the best
-    /// in `found`. Children after the first `keep` that another thread is searching
-    /// (`busy`) are put off to a second pass.
+    /// in `found`. Children after the first `keep` that another thread is searching with the
+    /// same window (marked in `busy`, whose second half is the node's
+    /// [`Position::child_base`]) are put off to a second pass.
     #[inline(always)]
     fn child_loop(
         &mut self,
         pos: &Position<W, H, B>,
         list: &[B],
         keep: usize,
-        busy: Option<&InProgress>,
+        busy: Option<(&InProgress, (B, B))>,
         w: &mut Ab,
         found: &mut Found<B>,
     ) {
@@ -630,17 +643,22 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 break;
             };
             i += 1;
-            let child = pos.after(mv);
+            let mark = busy.map(|(b, base)| (b, self.mark(pos, base, mv, w)));
+            let entered = mark.filter(|&(b, m)| b.enter(m));
             if !second
                 && i > keep
                 && self.defers
-                && busy.is_some_and(|b| b.is_busy(self.table_key(&child).0.fold64()))
+                && entered.is_none()
+                && mark.is_some_and(|(b, m)| b.is_busy(m))
             {
                 deferred[n_deferred] = mv;
                 n_deferred += 1;
                 continue;
             }
-            let v = -self.negamax(&child, -w.beta, -w.alpha);
+            let v = -self.negamax(&pos.after(mv), -w.beta, -w.alpha);
+            if let Some((b, m)) = entered {
+                b.leave(m);
+            }
             if self.aborted {
                 break;
             }

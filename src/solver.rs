@@ -12,9 +12,9 @@
 //! They share the table, the stop flags, cache-padded node counters, the score window proven
 //! so far and a small array of "being searched" marks. Helpers are desynchronised two ways:
 //! helper `t` tests a null window next to the main thread's (`+1`, `-1`, `+2`, ...), and near
-//! the root a helper puts off a child that another thread has marked as being searched
-//! (ABDADA's idea), so that threads spread over the children of a node instead of searching
-//! the same one in lockstep. Move-order jitter was tried and made things worse
+//! the root a thread puts off a child that another thread is searching with the same window
+//! (ABDADA's idea; a child is marked before it is entered), so that threads spread over the
+//! children of a node instead of searching the same one in lockstep. Move-order jitter was tried and made things worse
 //! (BENCHMARKS.md). The first thread to finish gives the answer and raises the solve's `done`
 //! flag; the others abandon their search and store nothing for the nodes they were in.
 //! `done` goes up as soon as the score is proven; the move that achieves it is then searched

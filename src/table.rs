@@ -1012,7 +1012,8 @@ impl InProgress {
         &self.marks[(key.wrapping_mul(MUL1) >> 50) as usize & (Self::SIZE - 1)]
     }
 
-    /// Marks `key` (a non-zero exact key) as being searched; false if the slot was taken.
+    /// Marks `key` (non-zero: the search's mark of a position and window) as being searched;
+    /// false if the slot was taken.
     #[inline]
     pub fn enter(&self, key: u64) -> bool {
         // ORDERING: Relaxed: a mark is a hint; nothing is published through it.
