@@ -60,7 +60,7 @@ def main():
     with LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     ) as cluster, Client(cluster) as client:
-        x_nodes, x_tasks, t0 = 0, 0, time.monotonic()
+        x_nodes, x_tasks, x_dropped, t0 = 0, 0, 0, time.monotonic()
         got = []
         for m, _ in cases:
             r = solve_distributed(
@@ -74,6 +74,7 @@ def main():
             got.append((r.score, r.best_move))
             x_nodes += r.nodes
             x_tasks += r.tasks
+            x_dropped += r.dropped
         x_wall = time.monotonic() - t0
 
     exact = all(g == w for g, w in zip(got, want)) and all(
@@ -84,7 +85,10 @@ def main():
         f" exact on all: {exact}"
     )
     print(f"  direct 2 threads : {d_nodes:>14,} nodes  {d_wall:8.2f} s")
-    print(f"  dask 2 x 1 thread: {x_nodes:>14,} nodes  {x_wall:8.2f} s  ({x_tasks} tasks)")
+    print(
+        f"  dask 2 x 1 thread: {x_nodes:>14,} nodes  {x_wall:8.2f} s"
+        f"  ({x_tasks} tasks, {x_dropped} dropped and stopped)"
+    )
     print(f"  ratios           : {x_nodes / d_nodes:.2f}x nodes  {x_wall / d_wall:.2f}x wall")
     if len(cases) == 1:
         print(f"  answer: score {got[0][0]}, best move {got[0][1]} (direct {want[0]})")

@@ -19,12 +19,24 @@ use std::hash::{Hash, Hasher};
 /// A library error as a Python exception with the library's message: `ValueError` for bad
 /// input (a position, a board size, solver settings, a book, an empty search window, a
 /// damaged or foreign checkpoint file), `OSError` for a checkpoint file that could not be
-/// read or written, `RuntimeError` for a solve stopped otherwise than by Ctrl-C. Every kind
-/// is named (no catch-all), so a new one must be given its exception here.
+/// read or written, `RuntimeError` for a solve stopped otherwise than by Ctrl-C (with the
+/// stopped search's `nodes` and the bounds it proved, `lower` and `upper`, as attributes).
+/// Every kind is named (no catch-all), so a new one must be given its exception here.
 fn to_py(e: fourfold_lib::Error) -> PyErr {
     let msg = e.to_string();
     match e.kind() {
-        ErrorKind::Interrupted(_) => PyRuntimeError::new_err(msg),
+        ErrorKind::Interrupted(i) => {
+            // What the stopped search proved and cost, for callers that account for it
+            // (`fourfold.distributed` counts a stopped task's nodes).
+            let err = PyRuntimeError::new_err(msg);
+            Python::attach(|py| {
+                let v = err.value(py);
+                let _ = v.setattr("nodes", i.nodes);
+                let _ = v.setattr("lower", i.lower);
+                let _ = v.setattr("upper", i.upper);
+            });
+            err
+        }
         ErrorKind::Position(_)
         | ErrorKind::Build(_)
         | ErrorKind::Board(_)
@@ -400,8 +412,9 @@ impl Solver {
     /// One search of a position with the window (alpha, beta), alpha < beta, on the solver's
     /// threads and table, without the book: a WindowResult saying the score is exactly, at
     /// least or at most its value. "Is the score above x?" is solve_window(p, x, x + 1).
-    /// A stop raises RuntimeError (KeyboardInterrupt for Ctrl-C), never a guess; an empty
-    /// window or a bad position, ValueError.
+    /// A stop raises RuntimeError (KeyboardInterrupt for Ctrl-C), never a guess, with the
+    /// nodes searched until then as its `nodes` attribute; an empty window or a bad
+    /// position, ValueError.
     fn solve_window(
         &self,
         py: Python<'_>,

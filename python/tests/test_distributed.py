@@ -7,15 +7,19 @@ import pathlib
 import signal
 import threading
 import time
+import uuid
 
 import pytest
 
 import fourfold
 
 distributed = pytest.importorskip("dask.distributed")
+import fourfold.distributed as fd  # noqa: E402
 from fourfold.distributed import (  # noqa: E402
     build_book_distributed,
     solve_distributed,
+    stop_task,
+    window_task,
 )
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -91,6 +95,61 @@ def test_a_restarted_driver_reuses_the_journal(client, tmp_path):
     half = solve_distributed(client, "", "6x5", table_mib=16, journal=str(journal))
     assert (half.score, half.best_move) == (want.score, want.best_move)
     assert half.reused == len(lines) // 2 and 0 < half.tasks
+
+
+def wait_running(*tokens, timeout=60):
+    """Waits until the window tasks of ``tokens`` run (the test cluster's workers are
+    threads of this process, so their ``_RUNNING`` is this module's)."""
+    deadline = time.monotonic() + timeout
+    while not all(t in fd._RUNNING for t in tokens):
+        assert time.monotonic() < deadline, "the tasks never started"
+        time.sleep(0.01)
+
+
+def submit_window(client, moves, alpha, board="7x6"):
+    token = f"test-{uuid.uuid4().hex}"
+    fut = client.submit(
+        window_task, board, moves, alpha, alpha + 1, 16, 1, token, key=token, pure=False
+    )
+    return token, fut
+
+
+def test_a_dropped_task_is_stopped_on_its_worker_and_its_nodes_are_returned(client):
+    # The empty 7x6 board's first test takes tens of millions of nodes: stopped soon after
+    # it starts, it returns "stopped" with the nodes searched so far, long before its end.
+    token, fut = submit_window(client, "", 0)
+    wait_running(token)
+    time.sleep(0.2)
+    assert any(client.run(stop_task, token).values())
+    value, bound, nodes = fut.result(timeout=30)
+    assert (value, bound) == (None, "stopped")
+    assert nodes > 0
+    assert token not in fd._RUNNING
+    # A task stopped before it starts returns at once, having searched nothing.
+    token = f"test-{uuid.uuid4().hex}"
+    assert not any(client.run(stop_task, token).values())
+    fut = client.submit(window_task, "7x6", "", 0, 1, 16, 1, token, key=token, pure=False)
+    assert fut.result(timeout=30) == (None, "stopped", 0)
+
+
+def test_a_stop_meant_for_another_task_does_not_change_an_answer(client):
+    # Both tasks run on the one solver of this process: the stop of the first reaches the
+    # second's search too, which searches again and answers as a direct search does.
+    moves, _ = first_case("Test_L1_R3")
+    want = fourfold.Solver(table_mib=16, threads=1, board="7x6", book=None).solve_window(
+        moves, 0, 1
+    )
+    restarts = fd._RESTARTS[0]
+    long_token, long_fut = submit_window(client, "", 0)
+    token, fut = submit_window(client, moves, 0)
+    wait_running(long_token, token)
+    client.run(stop_task, long_token)
+    assert long_fut.result(timeout=30)[:2] == (None, "stopped")
+    value, bound, nodes = fut.result(timeout=120)
+    assert (value, bound) == (want.value, want.bound)
+    assert nodes > 0
+    # The second task's search was stopped and run again (the stop was not lost on it).
+    assert fd._RESTARTS[0] > restarts
 
 
 def test_the_distributed_book_equals_the_librarys(client, tmp_path):

@@ -9,7 +9,9 @@ above x?") run on a worker. The driver narrows the root's score with such tests 
 library's own solver does (around 0 first for early positions, then towards the bounds), and
 answers each test of an inner node like young-brothers-wait: the eldest child first (centre
 first, or a child already proven good), then its siblings in parallel with the same bound,
-the rest dropped as soon as one of them decides the node. Every result (a fail-soft bound)
+the rest dropped as soon as one of them decides the node: a dropped task is stopped on its
+worker (or skipped there if it has not started), and its nodes up to the stop still count
+in :class:`Result`. Every result (a fail-soft bound)
 is kept by the driver, so later tests reuse it, and optionally written to a journal (JSON
 lines keyed by board, position and window) from which a restarted driver takes it again.
 The best move follows the library's one rule: among the columns achieving the score, the
@@ -32,13 +34,21 @@ import json
 import os
 import threading
 import time
+import uuid
 import zlib
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Tuple
 
 import fourfold
 
-__all__ = ["Result", "solve_distributed", "build_book_distributed", "window_task", "exact_task"]
+__all__ = [
+    "Result",
+    "solve_distributed",
+    "build_book_distributed",
+    "window_task",
+    "exact_task",
+    "stop_task",
+]
 
 # One solver per worker process and settings: its table outlives the tasks.
 _SOLVERS: Dict[Tuple[str, int, int], "fourfold.Solver"] = {}
@@ -55,11 +65,99 @@ def _solver(board: str, table_mib: int, threads: int) -> "fourfold.Solver":
         return s
 
 
-def window_task(board: str, moves: str, alpha: int, beta: int, table_mib: int, threads: int):
+# The window tasks running in this worker process (token -> its solver), and the tokens
+# the driver asked to stop: a task stopped before it starts is skipped.
+_RUNNING: Dict[str, "fourfold.Solver"] = {}
+_STOPPED: set = set()
+_RUN_LOCK = threading.Lock()
+# Searches of one task stopped by a stop meant for another (a stop reaches the whole
+# solver) are run again; past this many, the task fails instead of looping.
+_MAX_RESTARTS = 1000
+# Searches run again after such a stop, in this process (for tests and curiosity).
+_RESTARTS = [0]
+# Stops in progress (see `stop_task`): a search stopped by one waits for them to end
+# before it starts again.
+_STOPPING = [0]
+
+
+def window_task(
+    board: str,
+    moves: str,
+    alpha: int,
+    beta: int,
+    table_mib: int,
+    threads: int,
+    token: Optional[str] = None,
+):
     """A worker's task: one search of ``moves`` with the window (alpha, beta) on the worker's
-    solver. Returns ``(value, bound, nodes)`` (see :class:`fourfold.WindowResult`)."""
-    r = _solver(board, table_mib, threads).solve_window(moves, alpha, beta)
-    return (r.value, r.bound, r.nodes)
+    solver. Returns ``(value, bound, nodes)`` (see :class:`fourfold.WindowResult`), or
+    ``(None, "stopped", nodes)`` when :func:`stop_task` was called with its ``token``.
+
+    A search stopped otherwise (a stop meant for another task on the same solver, one that
+    arrived just after its own search ended) is searched again: only the driver's stop
+    ends a task early, and every answer is a finished search."""
+    s = _solver(board, table_mib, threads)
+    nodes = 0
+    for _ in range(_MAX_RESTARTS):
+        with _RUN_LOCK:
+            if token is not None and token in _STOPPED:
+                _STOPPED.discard(token)
+                return (None, "stopped", nodes)
+            if token is not None:
+                _RUNNING[token] = s
+        try:
+            r = s.solve_window(moves, alpha, beta)
+            return (r.value, r.bound, nodes + r.nodes)
+        except RuntimeError as e:
+            nodes += getattr(e, "nodes", 0)
+            with _RUN_LOCK:
+                if token is None or token not in _STOPPED:
+                    _RESTARTS[0] += 1
+        finally:
+            with _RUN_LOCK:
+                _RUNNING.pop(token, None)
+        while _STOPPING[0] > 0:
+            time.sleep(0.002)
+    raise RuntimeError(f"task {moves!r} ({alpha}, {beta}) stopped {_MAX_RESTARTS} times")
+
+
+def stop_task(token: str) -> bool:
+    """Run on a worker (``client.run``): stops the window task of ``token`` if it runs here
+    (True), else makes it return at once when it starts here. Other tasks on the same solver
+    are stopped too, and search again.
+
+    A solver has one stop flag, lowered by the first of its searches to end: when two
+    tasks share a solver (workers that are threads of one process), the other's search may
+    take the stop and lower it before this task's search sees it. So the flag is raised
+    again, from a thread of its own, until this task's search has ended."""
+    with _RUN_LOCK:
+        _STOPPED.add(token)
+        s = _RUNNING.get(token)
+        if s is None:
+            return False
+        _STOPPING[0] += 1
+
+    def keep_stopping():
+        try:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                with _RUN_LOCK:
+                    if token not in _RUNNING:
+                        return
+                    s.stop()
+                time.sleep(0.002)
+        finally:
+            with _RUN_LOCK:
+                _STOPPING[0] -= 1
+
+    threading.Thread(target=keep_stopping, daemon=True).start()
+    return True
+
+
+def _forget_stops(tokens: List[str]) -> None:
+    """Run on a worker: drops the stop requests of ``tokens`` (their tasks are over)."""
+    with _RUN_LOCK:
+        _STOPPED.difference_update(tokens)
 
 
 def exact_task(board: str, moves: str, table_mib: int, threads: int):
@@ -74,7 +172,11 @@ class Result:
     """The answer of :func:`solve_distributed`.
 
     score and best_move are those of ``Solver.solve`` (best_move 1-indexed, None on a full
-    board); nodes sums the nodes of every task run by this call; tasks counts them;
+    board); nodes sums the nodes of every task run by this call, the dropped ones up to
+    where they were stopped included; tasks counts the tasks that ran to their end (their
+    answers are kept, and journalled); dropped counts those the driver no longer needed
+    while they were running or waiting: stopped on their worker, or in tasks if they ended
+    first;
     reused counts results taken from the journal instead of run; tests counts the root's
     null-window tests; seconds is the driver's wall time."""
 
@@ -85,6 +187,7 @@ class Result:
     reused: int = 0
     tests: int = 0
     seconds: float = 0.0
+    dropped: int = 0
 
 
 class _Cancel:
@@ -106,6 +209,16 @@ class _Cancel:
                 return True
             t = t.parent
         return False
+
+
+@dataclass
+class _Run:
+    """A task being waited for: its future, how many tests wait for it, and whether its
+    answer was counted (once, however many tests it answered)."""
+
+    fut: object
+    waiting: int = 0
+    counted: bool = False
 
 
 class _Journal:
@@ -178,6 +291,12 @@ class _Driver:
         self.nodes = 0
         self.tasks = 0
         self.reused = 0
+        # The task of each (position, x) being waited for.
+        self.running: Dict[Tuple[str, int], _Run] = {}
+        # Tasks dropped while running or waiting: (token, future, moves, x), gathered by
+        # `finish`; n_dropped counts them.
+        self.dropped: List[Tuple[str, object, str, int]] = []
+        self.n_dropped = 0
         self.journal = _Journal(journal, board) if journal else None
         if self.journal:
             for moves, alpha, beta, value, bound in self.journal.entries:
@@ -255,28 +374,68 @@ class _Driver:
         return self._inner(moves, x, depth, cancel)
 
     def _leaf(self, moves: str, x: int, cancel: _Cancel) -> Optional[bool]:
+        """One task: "is the score of ``moves`` above x?". Two tests of one position and
+        window asked at once (transpositions, mirror images) wait for one task."""
+        with self.lock:
+            run = self.running.get((moves, x))
+            if run is None:
+                run = self.running[(moves, x)] = _Run(self._submit(moves, x))
+            run.waiting += 1
+        done = threading.Event()
+        run.fut.add_done_callback(lambda _: done.set())
+        while not done.wait(0.02):
+            if cancel:
+                self._drop(moves, x, run)
+                return None
+        value, bound, nodes = run.fut.result()
+        with self.lock:
+            run.waiting -= 1
+            first = not run.counted
+            run.counted = True
+            if self.running.get((moves, x)) is run:
+                del self.running[(moves, x)]
+            if first:
+                self.nodes += nodes
+                self.tasks += 1
+        if first:
+            if self.journal:
+                self.journal.add(moves, x, x + 1, value, bound, nodes)
+            self._learn(moves, value, bound)
+        return self._decided(moves, x)
+
+    def _submit(self, moves: str, x: int):
         kw = {}
         if self.workers:
             w = self.workers[zlib.crc32(moves.encode()) % len(self.workers)]
             kw = {"workers": [w], "allow_other_workers": True}
-        fut = self.client.submit(
-            window_task, self.board, moves, x, x + 1, self.table_mib, self.threads, pure=True, **kw
+        token = f"fourfold-window-{uuid.uuid4().hex}"
+        return self.client.submit(
+            window_task,
+            self.board,
+            moves,
+            x,
+            x + 1,
+            self.table_mib,
+            self.threads,
+            token,
+            key=token,
+            pure=False,
+            **kw,
         )
-        done = threading.Event()
-        fut.add_done_callback(lambda _: done.set())
-        while not done.wait(0.02):
-            if cancel:
-                fut.release()
-                return None
-        value, bound, nodes = fut.result()
-        fut.release()
+
+    def _drop(self, moves: str, x: int, run: "_Run") -> None:
+        """A test no longer needed: when no other test waits for its task, the task is
+        stopped wherever it runs (or skipped where it will start), and `finish` collects
+        what it searched."""
         with self.lock:
-            self.nodes += nodes
-            self.tasks += 1
-        if self.journal:
-            self.journal.add(moves, x, x + 1, value, bound, nodes)
-        self._learn(moves, value, bound)
-        return self._decided(moves, x)
+            run.waiting -= 1
+            if run.waiting > 0 or run.counted:
+                return
+            if self.running.get((moves, x)) is run:
+                del self.running[(moves, x)]
+            self.dropped.append((run.fut.key, run.fut, moves, x))
+            self.n_dropped += 1
+        self._run_everywhere(stop_task, run.fut.key)
 
     def _inner(self, moves: str, x: int, depth: int, cancel: _Cancel) -> Optional[bool]:
         # score(moves) > x  <=>  some child c has score(c) < -x, i.e. not test(c, -x - 1).
@@ -341,6 +500,38 @@ class _Driver:
         d = self._decided(moves, x)
         assert d is not None, f"test of {moves!r} above {x} left undecided"
         return d
+
+    def finish(self) -> None:
+        """Waits for the dropped tasks (stopped on their workers, so at once) and counts
+        their nodes; a dropped task that finished anyway is journalled like any other."""
+        with self.lock:
+            dropped, self.dropped = self.dropped, []
+        if not dropped:
+            return
+        for _, fut, moves, x in dropped:
+            try:
+                value, bound, nodes = fut.result()
+            except Exception:  # noqa: BLE001 -- a dropped task's failure changes no answer
+                continue
+            finally:
+                fut.release()
+            with self.lock:
+                self.nodes += nodes
+            if value is not None:
+                with self.lock:
+                    self.tasks += 1
+                self._learn(moves, value, bound)
+                if self.journal:
+                    self.journal.add(moves, x, x + 1, value, bound, nodes)
+        self._run_everywhere(_forget_stops, [t for t, *_ in dropped])
+
+    def _run_everywhere(self, function, arg) -> None:
+        """``function(arg)`` on every worker now; a worker that is gone or failing is skipped
+        (a stop is only a saving: a task it misses runs to its end, and counts)."""
+        try:
+            self.client.run(function, arg, on_error="ignore")
+        except Exception:  # noqa: BLE001 -- see above
+            pass
 
     # -- the root --------------------------------------------------------------------------
 
@@ -427,10 +618,13 @@ def solve_distributed(
     d = _Driver(client, board, table_mib, threads_per_task, journal, affinity)
     try:
         score, best, tests = d.solve(moves, split_plies)
+        d.finish()
     finally:
         if d.journal:
             d.journal.close()
-    return Result(score, best, d.nodes, d.tasks, d.reused, tests, time.monotonic() - start)
+    return Result(
+        score, best, d.nodes, d.tasks, d.reused, tests, time.monotonic() - start, d.n_dropped
+    )
 
 
 def build_book_distributed(
