@@ -13,7 +13,7 @@ nodes and wall time, and their ratios.
 a 1-thread direct solve of the empty board (a fresh LocalCluster per line).
 
 Options: --table-mib N (each solver's table, default 256), --split N (split_plies, default
-the library's choice), --no-affinity.
+the library's choice), --no-affinity, --no-speculate (siblings always wait for the eldest).
 """
 
 import argparse
@@ -32,6 +32,7 @@ def main():
     ap.add_argument("--table-mib", type=int, default=256)
     ap.add_argument("--split", type=int, default=None)
     ap.add_argument("--no-affinity", action="store_true")
+    ap.add_argument("--no-speculate", action="store_true")
     a = ap.parse_args()
     if a.what == "splits":
         return splits(a.arg, a.table_mib)
@@ -70,6 +71,7 @@ def main():
                 split_plies=a.split,
                 table_mib=a.table_mib,
                 affinity=not a.no_affinity,
+                speculate=not a.no_speculate,
             )
             got.append((r.score, r.best_move))
             x_nodes += r.nodes

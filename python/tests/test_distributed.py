@@ -152,6 +152,30 @@ def test_a_stop_meant_for_another_task_does_not_change_an_answer(client):
     assert fd._RESTARTS[0] > restarts
 
 
+def test_the_default_split_gives_every_worker_two_positions_or_more():
+    class Cluster:
+        def __init__(self, workers):
+            self.workers = {f"tcp://w{i}": {} for i in range(workers)}
+
+        def scheduler_info(self):
+            return {"workers": self.workers}
+
+    # 7 columns: 7 positions a ply down, 49 two, 343 three.
+    assert [fd._default_split(Cluster(n), "7x6", 0) for n in (1, 2, 3, 4, 24, 25, 64)] == [
+        1,
+        1,
+        1,
+        2,
+        2,
+        3,
+        3,
+    ]
+    assert fd._default_split(Cluster(8), "5x4", 0) == 2  # 5 columns: 25 >= 16
+    # At most 16 empty cells: one task solves the position.
+    assert fd._default_split(Cluster(64), "7x6", 26) == 0
+    assert fd._default_split(Cluster(64), "7x6", 25) == 3
+
+
 def test_the_distributed_book_equals_the_librarys(client, tmp_path):
     path = tmp_path / "5x4-4.book"
     n = build_book_distributed(client, 4, str(path), board="5x4", table_mib=16, batch=10)

@@ -8,7 +8,8 @@ null-window search ``Solver.solve_window(moves, x, x + 1)`` ("is the score of th
 above x?") run on a worker. The driver narrows the root's score with such tests as the
 library's own solver does (around 0 first for early positions, then towards the bounds), and
 answers each test of an inner node like young-brothers-wait: the eldest child first (centre
-first, or a child already proven good), then its siblings in parallel with the same bound,
+first, or a child already proven good; while a worker has nothing to do, the next sibling
+starts beside it), then its siblings in parallel with the same bound,
 the rest dropped as soon as one of them decides the node: a dropped task is stopped on its
 worker (or skipped there if it has not started), and its nodes up to the stop still count
 in :class:`Result`. Every result (a fail-soft bound)
@@ -273,8 +274,11 @@ class _Driver:
     """The state of one distributed solve: proven bounds per position, the local solver for
     positions decided at once, counters."""
 
-    def __init__(self, client, board, table_mib, threads_per_task, journal, affinity):
+    def __init__(self, client, board, table_mib, threads_per_task, journal, affinity, speculate):
         self.client = client
+        self.speculate = speculate
+        self.n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+        self.next_speculation = 0.0
         self.board = board
         self.table_mib = table_mib
         self.threads = threads_per_task
@@ -444,46 +448,67 @@ class _Driver:
         # The eldest: a child already proven good first (the lowest upper bound), else the
         # centre-first order (sorted is stable).
         children.sort(key=lambda cm: self._get(self._key(cm[1]))[1])
-        first = self.test(children[0][1], y, depth - 1, cancel)
-        if first is None:
-            return None
-        if first is False:
-            return self._settle_inner(moves, children, x)
         rest = children[1:]
-        if rest:
-            group = _Cancel(cancel)
-            results: List[Optional[bool]] = [None] * len(rest)
-            finished = threading.Condition()
-            count = [0]
+        group = _Cancel(cancel)
+        # The siblings wait for the eldest, unless a worker has nothing to do (`speculate`):
+        # then the next sibling starts beside it, and is stopped if the eldest decides.
+        gate = threading.Event()
+        started = [0]
+        results: List[Optional[bool]] = [None] * len(rest)
+        finished = threading.Condition()
+        count = [0]
 
-            def run(i: int, child: str):
-                try:
-                    results[i] = self.test(child, y, depth - 1, group)
-                except BaseException as e:  # noqa: BLE001 -- handed to the waiting thread
-                    results[i] = e
-                with finished:
-                    count[0] += 1
-                    if results[i] is False:
-                        group.set()
-                    finished.notify_all()
-
-            threads = [
-                threading.Thread(target=run, args=(i, c), daemon=True)
-                for i, (_, c) in enumerate(rest)
-            ]
-            for t in threads:
-                t.start()
+        def run(i: int, child: str):
+            try:
+                while not gate.is_set() and not group:
+                    if self.speculate and started[0] == i and self._idle():
+                        break
+                    gate.wait(0.05)
+                started[0] = max(started[0], i + 1)
+                results[i] = None if group else self.test(child, y, depth - 1, group)
+            except BaseException as e:  # noqa: BLE001 -- handed to the waiting thread
+                results[i] = e
             with finished:
-                while count[0] < len(rest) and not group and not cancel:
-                    finished.wait(0.05)
-            for r in results:
-                if isinstance(r, BaseException):
+                count[0] += 1
+                if results[i] is False:
                     group.set()
-                    raise r
-            if cancel and not any(r is False for r in results):
+                finished.notify_all()
+
+        threads = [
+            threading.Thread(target=run, args=(i, c), daemon=True) for i, (_, c) in enumerate(rest)
+        ]
+        for t in threads:
+            t.start()
+        try:
+            first = self.test(children[0][1], y, depth - 1, group)
+        except BaseException:
+            group.set()
+            raise
+        if first is False:
+            group.set()
+            return self._settle_inner(moves, children, x)
+        gate.set()
+        with finished:
+            while count[0] < len(rest) and not group and not cancel:
+                finished.wait(0.05)
+        for r in results:
+            if isinstance(r, BaseException):
                 group.set()
-                return None
+                raise r
+        if not any(r is False for r in results) and (cancel or first is None):
+            group.set()
+            return None
         return self._settle_inner(moves, children, x)
+
+    def _idle(self) -> bool:
+        """True when fewer tasks are being waited for than there are workers, at most once
+        per 50 ms (so that one idle worker starts one sibling, not many)."""
+        with self.lock:
+            now = time.monotonic()
+            if len(self.running) >= self.n_workers or now < self.next_speculation:
+                return False
+            self.next_speculation = now + 0.05
+            return True
 
     def _settle_inner(self, moves: str, children: List[Tuple[int, str]], x: int) -> bool:
         """Bounds of an inner node from its children's (the node's score is the maximum of
@@ -575,6 +600,18 @@ class _Driver:
         return score, best, tests
 
 
+def _default_split(client, board: str, stones: int) -> int:
+    """The default ``split_plies``: see :func:`solve_distributed`."""
+    if _cells(board) - stones <= 16:
+        return 0
+    width = int(board.lower().split("x")[0])
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    plies = 1
+    while width**plies < 2 * workers:
+        plies += 1
+    return plies
+
+
 def _default_table_mib() -> int:
     return 256
 
@@ -589,16 +626,21 @@ def solve_distributed(
     table_mib: int = 256,
     journal: Optional[str] = None,
     affinity: bool = True,
+    speculate: bool = True,
 ) -> Result:
     """The exact score and best move of ``moves`` on ``board``, searched on the workers of the
     Dask ``client`` (a ``dask.distributed.Client``).
 
-    split_plies: plies the driver searches itself above the tasks (None: 2, or 0 -- one task
-    solving the position -- when at most 16 cells are empty). threads_per_task and
+    split_plies: plies the driver searches itself above the tasks (None: the fewest plies
+    whose positions are at least twice the cluster's workers, e.g. 1 for 2 workers on a
+    7-wide board and 3 for 64; 0 -- one task solving the position -- when at most 16
+    cells are empty). threads_per_task and
     table_mib: each worker's solver (one per worker process, kept between tasks). journal: a
     JSON-lines file of finished tasks, read at the start (so a restarted solve reuses them)
     and appended to. affinity: send tasks on the same position to the same worker (its
-    table knows it), falling back to any worker.
+    table knows it), falling back to any worker. speculate: while a worker has nothing to
+    do, start the next sibling of a child being searched instead of waiting for it (a
+    sibling made useless is stopped).
 
     The score and best move equal ``fourfold.Solver(board=board).solve(moves)``'s. A bad
     position raises ValueError (checked on the driver first); a task failing everywhere
@@ -608,14 +650,14 @@ def solve_distributed(
     p = fourfold.Position(moves, board)  # ValueError for a bad position or board
     moves = p.moves
     if split_plies is None:
-        split_plies = 0 if _cells(board) - len(p) <= 16 else 2
+        split_plies = _default_split(client, board, len(p))
     if split_plies < 0:
         raise ValueError(f"split_plies must be at least 0, not {split_plies}")
     if split_plies == 0:
         fut = client.submit(exact_task, board, moves, table_mib, threads_per_task, pure=True)
         score, best, nodes = fut.result()
         return Result(score, best, nodes, 1, 0, 0, time.monotonic() - start)
-    d = _Driver(client, board, table_mib, threads_per_task, journal, affinity)
+    d = _Driver(client, board, table_mib, threads_per_task, journal, affinity, speculate)
     try:
         score, best, tests = d.solve(moves, split_plies)
         d.finish()
