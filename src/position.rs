@@ -690,6 +690,31 @@ fn mirror_bits<const W: usize, const H: usize, B: Bitboard>(b: B) -> B {
     out
 }
 
+/// Test helper: the next value of the xorshift generator whose state is `s`.
+#[cfg(test)]
+pub(crate) fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
+#[cfg(test)]
+impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
+    /// Test helper: plays a column drawn with [`xorshift`] from `s` among those whose move
+    /// does not win at once; false, having played nothing, when there is none.
+    pub(crate) fn play_random_quiet(&mut self, s: &mut u64) -> bool {
+        let cols: Vec<usize> = (0..W)
+            .filter(|&c| self.can_play(c) && !self.is_winning_move(c))
+            .collect();
+        if cols.is_empty() {
+            return false;
+        }
+        self.play_col(cols[(xorshift(s) % cols.len() as u64) as usize]);
+        true
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -840,16 +865,9 @@ mod tests {
                             child
                         );
                     }
-                    s ^= s << 13;
-                    s ^= s >> 7;
-                    s ^= s << 17;
-                    let cols: Vec<usize> = (0..W)
-                        .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
-                        .collect();
-                    if cols.is_empty() {
+                    if !p.play_random_quiet(&mut s) {
                         break;
                     }
-                    p.play_col(cols[(s % cols.len() as u64) as usize]);
                 }
             }
             found
@@ -980,16 +998,9 @@ mod tests {
             loop {
                 let paired = (0..W).all(|c| (H as u32 - p.height(c)) % 2 == 0);
                 assert_eq!(p.columns_paired(), paired, "{W}x{H} {p:?}");
-                let cols: Vec<usize> = (0..W)
-                    .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
-                    .collect();
-                if cols.is_empty() {
+                if !p.play_random_quiet(&mut s) {
                     break;
                 }
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                p.play_col(cols[(s % cols.len() as u64) as usize]);
             }
         }
     }

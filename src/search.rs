@@ -1090,6 +1090,7 @@ fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::xorshift;
 
     /// The oracle of the bound tests: the search without any parity bound (itself checked
     /// against plain minimax by the integration tests).
@@ -1116,25 +1117,11 @@ mod tests {
         keep: impl Fn(&Position<W, H>) -> bool,
     ) -> Vec<Position<W, H>> {
         let mut s = seed;
-        let mut rng = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
         let mut out = Vec::with_capacity(count);
         while out.len() < count {
-            let target = (W * H) as u32 - empty - 2 * (rng() % steps) as u32;
+            let target = (W * H) as u32 - empty - 2 * (xorshift(&mut s) % steps) as u32;
             let mut p = Position::<W, H>::new();
-            while p.moves() < target {
-                let cols: Vec<usize> = (0..W)
-                    .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
-                    .collect();
-                if cols.is_empty() {
-                    break;
-                }
-                p.play_col(cols[(rng() % cols.len() as u64) as usize]);
-            }
+            while p.moves() < target && p.play_random_quiet(&mut s) {}
             if p.moves() == target && keep(&p) {
                 out.push(p);
             }
@@ -1657,18 +1644,7 @@ mod tests {
         while solved < 400 {
             let mut p = Position::<W, H, u128>::new();
             let target = 64;
-            while p.moves() < target {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
-                let cols: Vec<usize> = (0..W)
-                    .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
-                    .collect();
-                if cols.is_empty() {
-                    break;
-                }
-                p.play_col(cols[(s % cols.len() as u64) as usize]);
-            }
+            while p.moves() < target && p.play_random_quiet(&mut s) {}
             if p.moves() != target || p.can_win_next() {
                 continue;
             }
