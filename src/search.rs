@@ -1331,6 +1331,22 @@ mod tests {
     /// nodes a bound decides, by kind: low and high with an even number of empty cells, low
     /// and high with an odd one.
     fn check_decisive<const W: usize, const H: usize>(seed: u64, count: usize) -> [u32; 4] {
+        let cells = (W * H) as u32;
+        // The nodes `negamax` hands to `bounds`: no win at once, at least two moves that do
+        // not lose at once, and more than two empty cells.
+        let searched = |p: &Position<W, H>| {
+            let next = p.non_losing_moves();
+            !p.can_win_next() && next & (next - 1) != 0 && p.moves() + 2 < cells
+        };
+        let odd = random_positions::<W, H>(seed, 5, 6, count / 2, searched);
+        let even = random_positions(seed, 6, 6, count / 2, searched);
+        check_decisive_on::<W, H>(odd.into_iter().chain(even))
+    }
+
+    /// [`check_decisive`] on the given positions (each one `negamax` hands to `bounds`).
+    fn check_decisive_on<const W: usize, const H: usize>(
+        positions: impl Iterator<Item = Position<W, H>>,
+    ) -> [u32; 4] {
         let oracle = oracle::<W, H>();
         let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
         let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
@@ -1349,19 +1365,8 @@ mod tests {
             };
             (general, Searcher::<W, H, u64>::new(shared, params, 0))
         });
-        let cells = (W * H) as u32;
         let mut kinds = [0; 4];
-        // The nodes `negamax` hands to `bounds`: no win at once, at least two moves that do
-        // not lose at once, and more than two empty cells.
-        let searched = |p: &Position<W, H>| {
-            let next = p.non_losing_moves();
-            !p.can_win_next() && next & (next - 1) != 0 && p.moves() + 2 < cells
-        };
-        let odd = random_positions::<W, H>(seed, 5, 6, count / 2, searched);
-        for p in odd
-            .into_iter()
-            .chain(random_positions(seed, 6, 6, count / 2, searched))
-        {
+        for p in positions {
             let score = oracle.solve(&p).unwrap().score;
             let (next, opp_threats) = p.non_losing_moves_and_threats();
             for ((general, searcher), alpha) in
@@ -1421,6 +1426,36 @@ mod tests {
         ] {
             assert!(kinds.iter().all(|&k| k > 50), "{board}: {kinds:?}");
         }
+    }
+
+    /// Positions the random ones of the test above miss: after one of the moves, a cell
+    /// that completes a four for the mover is already the opponent's (it blocked that
+    /// four) and lies an even number of rows below a real threat of the mover in a column
+    /// with an even number of empty cells. The odd-threat bound one move ahead must count
+    /// only empty cells as threats, or it takes the blocked cell for the column's lowest
+    /// threat, misses the real one and proves a smaller bound (found by comparing the bound
+    /// with and without the mask on random positions of 4 to 27 empty cells).
+    #[test]
+    fn parity_bounds_decide_exactly_with_a_blocked_four_below_a_threat() {
+        fn parse<const W: usize, const H: usize>(lines: &[&str]) -> Vec<Position<W, H>> {
+            lines.iter().map(|l| Position::parse(l).unwrap()).collect()
+        }
+        let sets = [
+            check_decisive_on::<7, 6>(
+                parse(&[
+                    "512364334451477274225247771625",
+                    "16731134773432644366177431667152",
+                ])
+                .into_iter(),
+            ),
+            check_decisive_on::<6, 7>(
+                parse(&["4424352362514522441232", "24163553422333461252"]).into_iter(),
+            ),
+            check_decisive_on::<7, 5>(parse(&["6463166644731415343115273"]).into_iter()),
+            check_decisive_on::<6, 6>(parse(&["15433316645113365261"]).into_iter()),
+        ];
+        // Each position has a node the odd-threat bound decides with a high score.
+        assert!(sets.iter().all(|k| k[1] > 0), "{sets:?}");
     }
 
     /// The parity-bound functions restated cell by cell from their docs, on `u64` words
