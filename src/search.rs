@@ -43,6 +43,9 @@
 //!   plies only (positions where the first player is to move). Odd
 //!   plies instead probe their children (enhanced transposition cutoff, ETC) while few stones
 //!   are down, and store nothing, which leaves the table's room for the even plies.
+//!   `Params::every_ply_min_empty` (off by default) uses the table on every ply near the
+//!   root instead, as c4 does, and lets a node whose entry gave no move probe its children:
+//!   a quarter fewer nodes but more memory accesses (BENCHMARKS.md, ninth round).
 //! - A position and its mirror image share one entry: the table is keyed by the smaller of
 //!   their two keys (`Position::canonical_key`), and a move read from or written to an entry
 //!   keyed by the mirror image is mirrored.
@@ -75,6 +78,9 @@ pub struct Params {
     pub etc_below: u32,
     /// Use the table on every ply instead of even plies only.
     pub table_every_ply: bool,
+    /// While at least this many cells are empty (0: never), use the table on every ply,
+    /// and let a node whose own entry gave no move probe its children too (ETC).
+    pub every_ply_min_empty: u32,
     /// Windows with `beta >= forcing_from` or `alpha <= -forcing_from` (is there a quick
     /// win, for either side?) add the threats playable at once to the threat score
     /// (`threat_bonus` bit 1).
@@ -123,6 +129,7 @@ impl Default for Params {
             threat_bonus: 0,
             etc_below: 24,
             table_every_ply: false,
+            every_ply_min_empty: 0,
             table_min_empty: 0,
             forcing_from: 7,
             rescan_work: 1 << 10,
@@ -317,7 +324,13 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         self.bounds(pos, next, opp_threats, w)?;
         let (key, flip) = self.table_key(pos);
         let probe = if self.stores(pos.moves()) {
-            self.probe(key, flip, w)?
+            let probe = self.probe(key, flip, w)?;
+            // Near the root, a node the table gives no move also looks for a transposition
+            // cut among its children (which are stored there too).
+            if probe.tt_move.is_none() && self.every_ply(pos.moves()) {
+                self.probe_children(pos, next, w)?;
+            }
+            probe
         } else {
             self.etc(pos, next, w)?;
             Probe {
@@ -440,7 +453,16 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     #[inline(always)]
     fn stores(&self, moves: u32) -> bool {
         let empty = Self::CELLS as u32 - moves;
-        (self.params.table_every_ply || moves % 2 == 0) && empty >= self.params.table_min_empty
+        (self.params.table_every_ply || moves % 2 == 0 || self.every_ply(moves))
+            && empty >= self.params.table_min_empty
+    }
+
+    /// Whether a node of `moves` stones is near enough to the root to use the table on every
+    /// ply (see `Params::every_ply_min_empty`).
+    #[inline(always)]
+    fn every_ply(&self, moves: u32) -> bool {
+        let min = self.params.every_ply_min_empty;
+        min != 0 && Self::CELLS as u32 - moves >= min
     }
 
     /// Stage 3, nodes that store: the table's entry under the node's key (`flip`: the key is
@@ -466,14 +488,20 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     }
 
     /// Stage 3, nodes that do not store, while few stones are down: enhanced transposition
-    /// cutoff. A child whose stored upper bound is low enough proves this node's value is at
-    /// least its negation. Every child's bucket is loaded at once first, so that the misses
-    /// overlap.
+    /// cutoff ([`Self::probe_children`]).
     #[inline(always)]
     fn etc(&self, pos: &Position<W, H, B>, next: B, w: &mut Ab) -> Result<(), i32> {
         if pos.moves() >= self.params.etc_below {
             return Ok(());
         }
+        self.probe_children(pos, next, w)
+    }
+
+    /// Enhanced transposition cutoff: the children's entries under their table keys. A
+    /// child whose stored upper bound is low enough proves this node's value is at least its
+    /// negation. Every child's bucket is loaded at once first, so that the misses overlap.
+    #[inline(always)]
+    fn probe_children(&self, pos: &Position<W, H, B>, next: B, w: &mut Ab) -> Result<(), i32> {
         let tt = self.shared.table;
         let base = pos.child_base();
         if self.params.prefetch {
@@ -582,7 +610,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         };
         // Children that will probe the table: start loading their buckets now.
         let prefetch = self.params.prefetch
-            && (self.params.table_every_ply || moves % 2 == 1)
+            && (self.params.table_every_ply || moves % 2 == 1 || self.every_ply(moves + 1))
             && moves >= self.params.etc_below
             && empty > self.params.table_min_empty;
         let mut mvs = [B::ZERO; W];

@@ -63,6 +63,7 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "etc_below" => p.etc_below = n()?,
             "threat_bonus" => p.threat_bonus = n()?,
             "table_every_ply" => p.table_every_ply = b()?,
+            "every_ply_min_empty" => p.every_ply_min_empty = n()?,
             "claim_even" => p.claim_even = b()?,
             "claim_even_general" => p.claim_even_general = b()?,
             "table_min_empty" => p.table_min_empty = n()?,

@@ -138,53 +138,80 @@ fn dead_stone_keys_keep_the_scores() {
 /// on random late positions of 5 x 7 and 8 x 4 boards (where it was measured).
 #[test]
 fn low_threat_ordering_keeps_the_scores() {
-    use crate::common::{minimax, Rng};
-    use fourfold::{Params, Position, Solver, SolverBuilder};
+    use fourfold::Params;
     for bonus in [4, 7] {
         let params = Params {
             threat_bonus: bonus,
             ..Params::default()
         };
-        let solver = Solver::builder()
-            .table_mib(16)
-            .threads(1)
-            .params(params)
-            .build()
-            .expect("solver");
-        for name in ["Test_L2_R2", "Test_L1_R2"] {
-            for c in cases(name, 30) {
-                let s = solver.solve(&c.position).expect("not interrupted");
-                assert_eq!(Some(s.score), c.expected, "bonus {bonus}: {}", c.moves);
-            }
+        sets_agree(params, 30);
+        random_late_agree::<5, 7>(params, 0x57 + u64::from(bonus));
+        random_late_agree::<8, 4>(params, 0x84 + u64::from(bonus));
+    }
+}
+
+/// The table on every ply near the root, where a node the table gives no move also probes
+/// its children (`Params::every_ply_min_empty`), keeps the scores: the files' on two sets at
+/// the measured threshold, and plain minimax's on random late positions with the threshold
+/// below their 9 empty cells (so that the whole search uses it).
+#[test]
+fn the_table_on_every_ply_keeps_the_scores() {
+    use fourfold::Params;
+    let params = |min| Params {
+        every_ply_min_empty: min,
+        ..Params::default()
+    };
+    sets_agree(params(18), 30);
+    random_late_agree::<5, 7>(params(4), 0x1857);
+    random_late_agree::<8, 4>(params(4), 0x1884);
+    random_late_agree::<7, 6>(params(4), 0x1876);
+}
+
+/// A one-thread solver with `params` scores the first `n` positions of Middle-Medium and
+/// Begin-Medium as their files do.
+fn sets_agree(params: fourfold::Params, n: usize) {
+    let solver = fourfold::Solver::builder()
+        .table_mib(16)
+        .threads(1)
+        .params(params)
+        .build()
+        .expect("solver");
+    for name in ["Test_L2_R2", "Test_L1_R2"] {
+        for c in cases(name, n) {
+            let s = solver.solve(&c.position).expect("not interrupted");
+            assert_eq!(Some(s.score), c.expected, "{params:?}: {}", c.moves);
         }
-        fn random_late<const W: usize, const H: usize>(params: Params, seed: u64) {
-            let solver: fourfold::Solver<W, H> = SolverBuilder::default()
-                .table_mib(4)
-                .threads(1)
-                .params(params)
-                .build()
-                .expect("solver");
-            let mut rng = Rng(seed);
-            let mut checked = 0;
-            while checked < 40 {
-                let mut p = Position::<W, H>::new();
-                while p.moves() < (W * H) as u32 - 9 {
-                    let ok: Vec<usize> = (0..W)
-                        .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
-                        .collect();
-                    if ok.is_empty() {
-                        break;
-                    }
-                    p.play_col(ok[(rng.next() % ok.len() as u64) as usize]);
-                }
-                if p.moves() != (W * H) as u32 - 9 {
-                    continue;
-                }
-                assert_eq!(solver.solve(&p).unwrap().score, minimax(&p), "{W}x{H}\n{p}");
-                checked += 1;
+    }
+}
+
+/// A one-thread solver with `params` scores 40 random W x H positions with 9 empty cells
+/// (random moves that do not win) as plain minimax does.
+fn random_late_agree<const W: usize, const H: usize>(params: fourfold::Params, seed: u64) {
+    use crate::common::{minimax, Rng};
+    use fourfold::{Position, SolverBuilder};
+    let solver: fourfold::Solver<W, H> = SolverBuilder::default()
+        .table_mib(4)
+        .threads(1)
+        .params(params)
+        .build()
+        .expect("solver");
+    let mut rng = Rng(seed);
+    let mut checked = 0;
+    while checked < 40 {
+        let mut p = Position::<W, H>::new();
+        while p.moves() < (W * H) as u32 - 9 {
+            let ok: Vec<usize> = (0..W)
+                .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+                .collect();
+            if ok.is_empty() {
+                break;
             }
+            p.play_col(ok[(rng.next() % ok.len() as u64) as usize]);
         }
-        random_late::<5, 7>(params, 0x57 + u64::from(bonus));
-        random_late::<8, 4>(params, 0x84 + u64::from(bonus));
+        if p.moves() != (W * H) as u32 - 9 {
+            continue;
+        }
+        assert_eq!(solver.solve(&p).unwrap().score, minimax(&p), "{W}x{H}\n{p}");
+        checked += 1;
     }
 }
