@@ -521,10 +521,10 @@ impl Book {
     }
 }
 
-/// The file bytes of the book shipped inside the library: `books/7x6-5.book`, the score of
-/// every 7 x 6 position with 5 stones, so the engine answers every position of the first
-/// four moves (and scores those of five) without a search.
-pub const SHIPPED_7X6: &[u8] = include_bytes!("../books/7x6-5.book");
+/// The file bytes of the book shipped inside the library: `books/7x6-6.book`, the score of
+/// every 7 x 6 position with 6 stones, so the engine answers every position of the first
+/// five moves (and scores those of six) without a search.
+pub const SHIPPED_7X6: &[u8] = include_bytes!("../books/7x6-6.book");
 
 impl Book {
     /// The book shipped inside the library for a `width` x `height` board (only 7 x 6 has
@@ -1179,7 +1179,7 @@ mod tests {
     fn the_shipped_book_loads_once_and_is_the_repositorys_file() {
         let b = Book::shipped(7, 6).expect("the shipped 7x6 book loads");
         assert!(std::ptr::eq(b, Book::shipped(7, 6).unwrap()));
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/books/7x6-5.book");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/books/7x6-6.book");
         assert_eq!(*b, Book::load(path).unwrap());
         assert_eq!(b.len(), positions::<7, 6>(b.plies()).len());
         assert!(Book::shipped(6, 7).is_none() && Book::shipped(8, 7).is_none());

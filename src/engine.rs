@@ -530,7 +530,7 @@ impl fmt::Debug for Engine {
 impl Engine {
     /// Builds an engine for `board` with the solver settings of `builder`, answering from
     /// the book shipped in the library where it has one ([`Book::shipped`]: the 7 x 6 board,
-    /// every position of the first four moves); [`Engine::set_book`] gives another book or
+    /// every position of the first five moves); [`Engine::set_book`] gives another book or
     /// none.
     pub fn new(board: BoardSize, builder: SolverBuilder) -> Result<Engine, Error> {
         match build_inner(board, builder) {

@@ -68,7 +68,7 @@ pub struct InfoArgs {
 pub struct BookArgs {
     /// Answer positions with fewer stones than the book's depth from this opening book
     /// instead of the engine's. Default: the book shipped inside fourfold (7x6, the first
-    /// four moves), or a deeper `books/7x6-<N>.book` found next to the executable, in the
+    /// five moves), or a deeper `books/7x6-<N>.book` found next to the executable, in the
     /// directories above it, in the source tree or in the current directory.
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,

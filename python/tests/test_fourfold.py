@@ -240,8 +240,8 @@ def centre_first_best(scores):
 
 
 def test_the_shipped_book_answers_the_first_moves(solver):
-    # The library ships books/7x6-5.book.
-    assert solver.book == "shipped" and solver.book_plies == 5
+    # The library ships books/7x6-6.book.
+    assert solver.book == "shipped" and solver.book_plies == 6
     s = solver.solve("")
     assert s.source == "book" and s.score == 1 and s.best_move == 4
     a = solver.analysis("44")

@@ -175,10 +175,10 @@ try {
   }
   // Two visitors: while the workers search positions past the book (one of them on this
   // page, which says it is searching), a second visitor's book position is answered at once.
-  // (The shipped book answers every position of up to four stones: these have five.)
-  const hogs = ["44441", "44521"].map((p) =>
+  // (The shipped book answers every position of up to five stones: these have six.)
+  const hogs = ["444411", "445211"].map((p) =>
     fetch(base + "/api/analyze?pos=" + p).then((r) => r.json(), () => null));
-  await page.goto(base + "/?pos=44441");
+  await page.goto(base + "/?pos=444411");
   await page.waitForSelector('#status[data-state="searching"]', { timeout: 2000 });
   assert.ok((await page.textContent("#status")).includes("Searching"));
   const visitor2 = await browser.newPage();
@@ -190,9 +190,9 @@ try {
   await visitor2.close();
 
   // Past a second of search the page shows the bounds proven so far; the exact scores it
-  // ends with lie within them. (A position no other request has searched: 44441 may be
+  // ends with lie within them. (A position no other request has searched: 444411 may be
   // solved by the time the workers are free.)
-  await page.goto(base + "/?pos=44561");
+  await page.goto(base + "/?pos=445641");
   await page.waitForSelector("#scores .score[data-lower]", { timeout: 60000 });
   const proven = await page.$$eval(".score", (els) => els.map((e) =>
     e.dataset.lower === undefined ? null : [Number(e.dataset.lower), Number(e.dataset.upper)]));
@@ -209,14 +209,14 @@ try {
   // sends no more requests for it (so the server drops it within one slice).
   const asked = [];
   page.on("request", (r) => asked.push({ url: r.url(), at: Date.now() }));
-  await page.goto(base + "/?pos=44571");
+  await page.goto(base + "/?pos=453612");
   await page.waitForSelector('#status[data-state="searching"]', { timeout: 5000 });
   await page.waitForSelector("#scores .score[data-lower]", { timeout: 30000 });
   await page.click("#reset");
   const left = Date.now();
   await page.waitForSelector('#scores[data-source="book"]', { timeout: 5000 });
   await page.waitForTimeout(2500);
-  const after = asked.filter((r) => r.url.includes("pos=44571") && r.at > left);
+  const after = asked.filter((r) => r.url.includes("pos=453612") && r.at > left);
   assert.deepEqual(after.map((r) => r.url), [], "requests for a position the visitor left");
   void hogs;
   assert.deepEqual(errors, [], "errors in the page");

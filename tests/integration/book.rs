@@ -261,8 +261,8 @@ fn shipped_book_scores_equal_the_test_sets_and_the_search() {
 
 #[test]
 fn every_engine_of_the_standard_board_starts_with_the_shipped_book() {
-    let file = Book::load(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("books/7x6-5.book"))
-        .expect("books/7x6-5.book loads");
+    let file = Book::load(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("books/7x6-6.book"))
+        .expect("books/7x6-6.book loads");
     let mut e = Engine::new(
         BoardSize::STANDARD,
         fourfold::SolverBuilder::default().table_mib(16),

@@ -13,9 +13,9 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// The shipped 5-ply 7 x 6 book.
+/// The shipped 6-ply 7 x 6 book.
 fn shipped() -> Book {
-    Book::load(repo("books/7x6-5.book")).expect("the shipped book loads")
+    Book::load(repo("books/7x6-6.book")).expect("the shipped book loads")
 }
 
 #[test]
