@@ -1022,5 +1022,74 @@ mod tests {
         let s = p.to_string();
         assert!(s.contains(". . . O . . ."));
         assert!(s.ends_with("1 2 3 4 5 6 7"));
+        // The whole picture, drawn by hand from the moves (X: 4 then 5; O: 4 on top, then
+        // 3): one line per row, top row first, cells apart by one space, no space at either
+        // end, and the column names last without a newline.
+        let p = P::parse("4453").unwrap();
+        let picture = [
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . O . . .",
+            ". . O X X . .",
+            "1 2 3 4 5 6 7",
+        ];
+        assert_eq!(p.to_string(), picture.join("\n"));
+    }
+
+    #[test]
+    fn can_play_only_columns_of_the_board_with_room() {
+        // At every ply of random games: a column can be played when it is on the board and
+        // its top cell is empty; never a column at or past the width.
+        fn check<const W: usize, const H: usize>(seed: u64) {
+            let mut s = seed;
+            for _ in 0..20 {
+                let mut p = Position::<W, H>::new();
+                loop {
+                    for c in 0..W + 2 {
+                        let room = c < W && p.cell(c, H - 1).is_none();
+                        assert_eq!(p.can_play(c), room, "{W}x{H} column {c}\n{p}");
+                    }
+                    if !p.play_random_quiet(&mut s) {
+                        break;
+                    }
+                }
+            }
+        }
+        check::<7, 6>(0x7e6);
+        check::<8, 7>(0x8e7);
+        check::<4, 3>(0x4e3);
+    }
+
+    #[test]
+    fn debug_names_the_moves_and_the_key() {
+        // The key `current + mask` column by column, from the cells: a column of `h` stones
+        // holds `2^h - 1` plus the player to move's stones of the column read as a binary
+        // number (row 0 the lowest bit), which stays below `2^(H + 1)`: no carry between
+        // columns.
+        fn key_by_cells<const W: usize, const H: usize>(p: &Position<W, H>) -> u64 {
+            let mover_is_first = p.moves() % 2 == 0;
+            let mut key = 0;
+            for c in 0..W {
+                let mut column = 0u64;
+                let mut h = 0;
+                while h < H && p.cell(c, h).is_some() {
+                    if p.cell(c, h) == Some(mover_is_first) {
+                        column += 1 << h;
+                    }
+                    h += 1;
+                }
+                column += (1 << h) - 1;
+                key += column << (c * (H + 1));
+            }
+            key
+        }
+        for s in ["", "4", "4453", "1212343"] {
+            let p = P::parse(s).unwrap();
+            let text = format!("{p:?}");
+            let want = format!("Position({} moves, key {:#x})", s.len(), key_by_cells(&p));
+            assert_eq!(text, want);
+        }
     }
 }
