@@ -854,6 +854,8 @@ mod tests {
                         ..p
                     };
                     assert_eq!(recoloured.reduced_key(), p.reduced_key());
+                    // What it is: the canonical key of the recoloured position.
+                    assert_eq!(p.reduced_key(), recoloured.canonical_key());
                     assert_eq!(p.mirror().reduced_key().0, p.reduced_key().0);
                     let mut moves = p.possible();
                     while moves != 0 {
