@@ -753,6 +753,15 @@ mod tests {
         let e = P::parse("1212121").unwrap_err();
         assert_eq!(e.kind(), &ParseErrorKind::AlreadyWon(1));
         assert_eq!(e.index(), 6);
+        // `str::parse` (`FromStr`) is `Position::parse`: the moves played one by one, white
+        // space around them ignored, and the same errors.
+        let mut q = P::new();
+        for c in [3, 3, 4, 2] {
+            q.play_col(c);
+        }
+        assert_eq!(" 4453 ".parse::<P>(), Ok(q));
+        assert_eq!("44x".parse::<P>(), P::parse("44x"));
+        assert!("44x".parse::<P>().is_err());
     }
 
     #[test]
