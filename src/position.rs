@@ -753,6 +753,15 @@ mod tests {
         let e = P::parse("1212121").unwrap_err();
         assert_eq!(e.kind(), &ParseErrorKind::AlreadyWon(1));
         assert_eq!(e.index(), 6);
+        // `str::parse` (`FromStr`) is `Position::parse`: the moves played one by one, white
+        // space around them ignored, and the same errors.
+        let mut q = P::new();
+        for c in [3, 3, 4, 2] {
+            q.play_col(c);
+        }
+        assert_eq!(" 4453 ".parse::<P>(), Ok(q));
+        assert_eq!("44x".parse::<P>(), P::parse("44x"));
+        assert!("44x".parse::<P>().is_err());
     }
 
     #[test]
@@ -854,6 +863,8 @@ mod tests {
                         ..p
                     };
                     assert_eq!(recoloured.reduced_key(), p.reduced_key());
+                    // What it is: the canonical key of the recoloured position.
+                    assert_eq!(p.reduced_key(), recoloured.canonical_key());
                     assert_eq!(p.mirror().reduced_key().0, p.reduced_key().0);
                     let mut moves = p.possible();
                     while moves != 0 {
@@ -1022,5 +1033,208 @@ mod tests {
         let s = p.to_string();
         assert!(s.contains(". . . O . . ."));
         assert!(s.ends_with("1 2 3 4 5 6 7"));
+        // The whole picture, drawn by hand from the moves (X: 4 then 5; O: 4 on top, then
+        // 3): one line per row, top row first, cells apart by one space, no space at either
+        // end, and the column names last without a newline.
+        let p = P::parse("4453").unwrap();
+        let picture = [
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . . . . .",
+            ". . . O . . .",
+            ". . O X X . .",
+            "1 2 3 4 5 6 7",
+        ];
+        assert_eq!(p.to_string(), picture.join("\n"));
+    }
+
+    /// True when the cells `cells` (a bit per cell, `col * (H + 1) + row`) hold four in a row
+    /// on a `W` x `H` board, scanned line by line.
+    fn four_by_cells<const W: usize, const H: usize>(cells: u128) -> bool {
+        let has = |c: i64, r: i64| {
+            (0..W as i64).contains(&c)
+                && (0..H as i64).contains(&r)
+                && cells >> (c as usize * (H + 1) + r as usize) & 1 == 1
+        };
+        (0..W as i64).any(|c| {
+            (0..H as i64).any(|r| {
+                [(0, 1), (1, 0), (1, 1), (1, -1)]
+                    .iter()
+                    .any(|&(dc, dr)| (0..4).all(|i| has(c + i * dc, r + i * dr)))
+            })
+        })
+    }
+
+    /// The facts of the board against a cell-by-cell oracle, at every ply of random games:
+    /// `winning_cells` of either player is the set of empty cells that would give that player
+    /// four in a row; `has_four` of each player's stones and of random sets of cells; a move
+    /// wins at once exactly when its cell is such a cell; and `non_losing_moves` (when the
+    /// player to move cannot win at once) is the set of moves after which the opponent has no
+    /// winning move.
+    fn check_board_facts<const W: usize, const H: usize, B: Bitboard>(
+        seed: u64,
+        games: usize,
+    ) -> [u32; 3] {
+        let cell = |c: usize, r: usize| 1u128 << (c * (H + 1) + r);
+        let board: u128 = (0..W)
+            .flat_map(|c| (0..H).map(move |r| (c, r)))
+            .map(|(c, r)| cell(c, r))
+            .sum();
+        let wins = |stones: u128, mask: u128| -> u128 {
+            let mut w = 0;
+            for c in 0..W {
+                for r in 0..H {
+                    let x = cell(c, r);
+                    if mask & x == 0 && four_by_cells::<W, H>(stones | x) {
+                        w |= x;
+                    }
+                }
+            }
+            w
+        };
+        // The lowest empty cell of each column with room.
+        let playable = |mask: u128| -> Vec<u128> {
+            (0..W)
+                .filter_map(|c| (0..H).map(|r| cell(c, r)).find(|&x| mask & x == 0))
+                .collect()
+        };
+        let mut s = seed;
+        // How often a position had a winning move, a forced block, no safe move.
+        let mut seen = [0; 3];
+        for _ in 0..games {
+            let mut p = Position::<W, H, B>::new();
+            loop {
+                let (cur, mask) = (p.current().to_u128(), p.mask().to_u128());
+                let opp = cur ^ mask;
+                let mine = wins(cur, mask);
+                let theirs = wins(opp, mask);
+                assert_eq!(p.winning().to_u128(), mine, "{W}x{H}\n{p}");
+                assert_eq!(p.opponent_winning().to_u128(), theirs, "{W}x{H}\n{p}");
+                assert_eq!(
+                    winning_cells::<W, H, B>(p.current(), p.mask()).to_u128(),
+                    mine
+                );
+                for stones in [cur, opp, xorshift(&mut s) as u128 & board, {
+                    let x = (xorshift(&mut s) as u128) << 64 | xorshift(&mut s) as u128;
+                    x & board
+                }] {
+                    assert_eq!(
+                        has_four::<W, H, B>(B::from_u128(stones)),
+                        four_by_cells::<W, H>(stones),
+                        "{W}x{H} {stones:#x}"
+                    );
+                }
+                let moves = playable(mask);
+                for c in 0..W {
+                    if let Some(&x) = moves
+                        .iter()
+                        .find(|&&x| x & Position::<W, H, B>::column_mask(c).to_u128() != 0)
+                    {
+                        assert_eq!(p.is_winning_move(c), mine & x != 0, "{W}x{H} {c}\n{p}");
+                    }
+                }
+                let can_win = moves.iter().any(|&x| mine & x != 0);
+                assert_eq!(p.can_win_next(), can_win, "{W}x{H}\n{p}");
+                if can_win {
+                    seen[0] += 1;
+                } else {
+                    // After our move `x` the opponent moves; it wins at once when one of its
+                    // moves completes four of its stones.
+                    let safe: u128 = moves
+                        .iter()
+                        .filter(|&&x| {
+                            let after = mask | x;
+                            !playable(after).iter().any(|&y| wins(opp, after) & y != 0)
+                        })
+                        .sum();
+                    let (next, threats) = p.non_losing_moves_and_threats();
+                    assert_eq!(next.to_u128(), safe, "{W}x{H}\n{p}");
+                    assert_eq!(p.non_losing_moves().to_u128(), safe);
+                    assert_eq!(threats.to_u128(), theirs);
+                    if moves.iter().any(|&x| theirs & x != 0) {
+                        seen[1] += 1;
+                    }
+                    if safe == 0 && !moves.is_empty() {
+                        seen[2] += 1;
+                    }
+                }
+                if !p.play_random_quiet(&mut s) {
+                    break;
+                }
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn board_facts_agree_with_a_cell_by_cell_oracle() {
+        for (board, seen) in [
+            ("7x6", check_board_facts::<7, 6, u64>(0xfac776, 12)),
+            ("5x4", check_board_facts::<5, 4, u64>(0xfac754, 40)),
+            ("4x5", check_board_facts::<4, 5, u64>(0xfac745, 40)),
+            ("8x7", check_board_facts::<8, 7, u64>(0xfac787, 8)),
+            ("6x7", check_board_facts::<6, 7, u64>(0xfac767, 10)),
+            ("9x7", check_board_facts::<9, 7, u128>(0xfac797, 6)),
+            ("12x9", check_board_facts::<12, 9, u128>(0xfac7c9, 5)),
+        ] {
+            // The test means something only if each case comes up.
+            assert!(seen.iter().all(|&n| n > 10), "{board}: {seen:?}");
+        }
+    }
+
+    #[test]
+    fn can_play_only_columns_of_the_board_with_room() {
+        // At every ply of random games: a column can be played when it is on the board and
+        // its top cell is empty; never a column at or past the width.
+        fn check<const W: usize, const H: usize>(seed: u64) {
+            let mut s = seed;
+            for _ in 0..20 {
+                let mut p = Position::<W, H>::new();
+                loop {
+                    for c in 0..W + 2 {
+                        let room = c < W && p.cell(c, H - 1).is_none();
+                        assert_eq!(p.can_play(c), room, "{W}x{H} column {c}\n{p}");
+                    }
+                    if !p.play_random_quiet(&mut s) {
+                        break;
+                    }
+                }
+            }
+        }
+        check::<7, 6>(0x7e6);
+        check::<8, 7>(0x8e7);
+        check::<4, 3>(0x4e3);
+    }
+
+    #[test]
+    fn debug_names_the_moves_and_the_key() {
+        // The key `current + mask` column by column, from the cells: a column of `h` stones
+        // holds `2^h - 1` plus the player to move's stones of the column read as a binary
+        // number (row 0 the lowest bit), which stays below `2^(H + 1)`: no carry between
+        // columns.
+        fn key_by_cells<const W: usize, const H: usize>(p: &Position<W, H>) -> u64 {
+            let mover_is_first = p.moves() % 2 == 0;
+            let mut key = 0;
+            for c in 0..W {
+                let mut column = 0u64;
+                let mut h = 0;
+                while h < H && p.cell(c, h).is_some() {
+                    if p.cell(c, h) == Some(mover_is_first) {
+                        column += 1 << h;
+                    }
+                    h += 1;
+                }
+                column += (1 << h) - 1;
+                key += column << (c * (H + 1));
+            }
+            key
+        }
+        for s in ["", "4", "4453", "1212343"] {
+            let p = P::parse(s).unwrap();
+            let text = format!("{p:?}");
+            let want = format!("Position({} moves, key {:#x})", s.len(), key_by_cells(&p));
+            assert_eq!(text, want);
+        }
     }
 }
