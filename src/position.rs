@@ -22,10 +22,11 @@
 //! ```
 //!
 //! Two words describe a position: `mask` has a bit for every stone, `current` one for every
-//! stone of the side to move. The exact key is `current + mask`: adding `mask` to `current`
-//! carries each column's stones up into the first empty cell, which leaves one marker bit
-//! above the column's stones and the current player's stones below it, so the key fits in
-//! `W * (H + 1)` bits and no two positions share one.
+//! stone of the side to move. The exact key is `current + mask`. A column of `h` stones is
+//! `2^h - 1` in `mask`, and its stones of the side to move are some `c < 2^h` in `current`,
+//! so the column's part of the key is `2^h - 1 + c`: columns of different heights fall in
+//! the disjoint ranges `2^h - 1 ..= 2^(h+1) - 2`, the sum never carries out of the column's
+//! `H + 1` bits, and so the key fits in `W * (H + 1)` bits and no two positions share one.
 //!
 //! The spare row keeps shifts by `H`, `H + 1` and `H + 2` (the diagonals and the rows) from
 //! wrapping one column's top into the next column's bottom.
