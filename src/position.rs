@@ -691,6 +691,24 @@ fn mirror_bits<const W: usize, const H: usize, B: Bitboard>(b: B) -> B {
     out
 }
 
+/// Test helper: true when the cells `cells` (a bit per cell, `col * (H + 1) + row`) hold
+/// four in a row on a `W` x `H` board, scanned line by line.
+#[cfg(test)]
+pub(crate) fn four_by_cells<const W: usize, const H: usize>(cells: u128) -> bool {
+    let has = |c: i64, r: i64| {
+        (0..W as i64).contains(&c)
+            && (0..H as i64).contains(&r)
+            && cells >> (c as usize * (H + 1) + r as usize) & 1 == 1
+    };
+    (0..W as i64).any(|c| {
+        (0..H as i64).any(|r| {
+            [(0, 1), (1, 0), (1, 1), (1, -1)]
+                .iter()
+                .any(|&(dc, dr)| (0..4).all(|i| has(c + i * dc, r + i * dr)))
+        })
+    })
+}
+
 /// Test helper: the next value of the xorshift generator whose state is `s`.
 #[cfg(test)]
 pub(crate) fn xorshift(s: &mut u64) -> u64 {
@@ -1048,23 +1066,6 @@ mod tests {
             "1 2 3 4 5 6 7",
         ];
         assert_eq!(p.to_string(), picture.join("\n"));
-    }
-
-    /// True when the cells `cells` (a bit per cell, `col * (H + 1) + row`) hold four in a row
-    /// on a `W` x `H` board, scanned line by line.
-    fn four_by_cells<const W: usize, const H: usize>(cells: u128) -> bool {
-        let has = |c: i64, r: i64| {
-            (0..W as i64).contains(&c)
-                && (0..H as i64).contains(&r)
-                && cells >> (c as usize * (H + 1) + r as usize) & 1 == 1
-        };
-        (0..W as i64).any(|c| {
-            (0..H as i64).any(|r| {
-                [(0, 1), (1, 0), (1, 1), (1, -1)]
-                    .iter()
-                    .any(|&(dc, dr)| (0..4).all(|i| has(c + i * dc, r + i * dr)))
-            })
-        })
     }
 
     /// The facts of the board against a cell-by-cell oracle, at every ply of random games:

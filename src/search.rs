@@ -1515,18 +1515,7 @@ mod tests {
             set
         }
         fn four(set: u64) -> bool {
-            let inside = |c: isize, r: isize| {
-                (0..W as isize).contains(&c)
-                    && (0..H as isize).contains(&r)
-                    && Self::at(set, c as usize, r as usize)
-            };
-            (0..W as isize).any(|c| {
-                (0..H as isize).any(|r| {
-                    [(1, 0), (0, 1), (1, 1), (1, -1)]
-                        .iter()
-                        .any(|&(dc, dr)| (0..4).all(|i| inside(c + i * dc, r + i * dr)))
-                })
-            })
+            crate::position::four_by_cells::<W, H>(u128::from(set))
         }
         fn empty_and_odd(mask: u64) -> (u64, u64) {
             (
