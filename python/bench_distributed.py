@@ -7,7 +7,13 @@ nodes and wall time, and their ratios.
     python python/bench_distributed.py empty 7x6
     python python/bench_distributed.py empty 6x7
     python python/bench_distributed.py set tests/data/Test_L1_R3 100
+    python python/bench_distributed.py batch tests/data/Test_L1_R3 100
     python python/bench_distributed.py splits 6x6 --table-mib 64
+
+`batch` solves the positions as one batch: fourfold.distributed.solve_many_distributed on
+the cluster against the direct Solver(threads=2).solve_many (the positions spread over the
+two threads, as `fourfold solve -i FILE -t 2` does) and, as `set` does, against a 2-thread
+solve of each position in turn.
 
 `splits` compares split depths 1-3, 1 and 2 workers, affinity on and off, by nodes against
 a 1-thread direct solve of the empty board (a fresh LocalCluster per line).
@@ -21,12 +27,12 @@ import time
 
 import fourfold
 from dask.distributed import Client, LocalCluster
-from fourfold.distributed import solve_distributed
+from fourfold.distributed import solve_distributed, solve_many_distributed
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["empty", "set", "splits"])
+    ap.add_argument("what", choices=["empty", "set", "batch", "splits"])
     ap.add_argument("arg")
     ap.add_argument("count", nargs="?", type=int, default=100)
     ap.add_argument("--table-mib", type=int, default=256)
@@ -36,6 +42,8 @@ def main():
     a = ap.parse_args()
     if a.what == "splits":
         return splits(a.arg, a.table_mib)
+    if a.what == "batch":
+        return batch(a.arg, a.count, a.table_mib)
     if a.what == "empty":
         board, cases = a.arg, [("", None)]
     else:
@@ -94,6 +102,52 @@ def main():
     print(f"  ratios           : {x_nodes / d_nodes:.2f}x nodes  {x_wall / d_wall:.2f}x wall")
     if len(cases) == 1:
         print(f"  answer: score {got[0][0]}, best move {got[0][1]} (direct {want[0]})")
+
+
+def read_set(path, count):
+    cases = []
+    with open(path) as f:
+        for line in f:
+            m, s = line.split()
+            cases.append((m, int(s)))
+            if len(cases) == count:
+                break
+    return cases
+
+
+def batch(path, count, table_mib):
+    cases = read_set(path, count)
+    moves = [m for m, _ in cases]
+    runs = {}
+    # Direct, the positions spread over two threads (one each, one shared table).
+    t0 = time.monotonic()
+    sols = fourfold.Solver(table_mib=table_mib, threads=2, book=None).solve_many(moves)
+    runs["direct solve_many, 2 threads"] = (sols, time.monotonic() - t0)
+    # Direct, each position on both threads in turn (the `set` case's reference).
+    s2 = fourfold.Solver(table_mib=table_mib, threads=2, book=None)
+    t0 = time.monotonic()
+    sols = [s2.solve(m) for m in moves]
+    runs["direct solve, 2 threads each"] = (sols, time.monotonic() - t0)
+    del s2
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster, Client(cluster) as client:
+        t0 = time.monotonic()
+        got = solve_many_distributed(client, moves, "7x6", table_mib=table_mib)
+        runs["dask solve_many_distributed"] = (got, time.monotonic() - t0)
+    want = [(s.score, s.best_move) for s in runs["direct solve, 2 threads each"][0]]
+    print(f"batch {path} ({len(cases)} positions, table {table_mib} MiB per solver)")
+    base_nodes = sum(s.nodes for s in runs["direct solve_many, 2 threads"][0])
+    base_wall = runs["direct solve_many, 2 threads"][1]
+    for name, (sols, wall) in runs.items():
+        exact = [(s.score, s.best_move) for s in sols] == want and all(
+            s.score == v for s, (_, v) in zip(sols, cases)
+        )
+        nodes = sum(s.nodes for s in sols)
+        print(
+            f"  {name:<30}: exact {exact}  {nodes:>14,} nodes  {wall:8.2f} s"
+            f"  ({nodes / base_nodes:.2f}x nodes, {wall / base_wall:.2f}x wall of solve_many)"
+        )
 
 
 def splits(board, table_mib):

@@ -18,6 +18,7 @@ import fourfold.distributed as fd  # noqa: E402
 from fourfold.distributed import (  # noqa: E402
     build_book_distributed,
     solve_distributed,
+    solve_many_distributed,
     stop_task,
     window_task,
 )
@@ -76,6 +77,34 @@ def test_split_depths_and_positions_decided_at_once(client):
         solve_distributed(client, "448", "7x6")
     with pytest.raises(ValueError):
         solve_distributed(client, "", "3x3")
+
+
+def test_a_batch_equals_the_direct_solves_in_its_order(client):
+    with open(DATA / "Test_L2_R2") as f:
+        cases = [line.split() for _, line in zip(range(12), f)]
+    got = solve_many_distributed(client, [m for m, _ in cases], "7x6", table_mib=16, batch=5)
+    assert [r.score for r in got] == [int(s) for _, s in cases]
+    assert [r.best_move for r in got] == [direct(m, "7x6").best_move for m, _ in cases]
+    assert sum(r.nodes for r in got) > 0
+    # Position objects of another board, one task each (the default for a short batch).
+    ps = [fourfold.Position(m, "6x5") for m in ("", "3", "34", "343", "3434")]
+    got = solve_many_distributed(client, ps, "6x5", table_mib=16)
+    want = [direct(p.moves, "6x5") for p in ps]
+    assert [(r.score, r.best_move) for r in got] == [(w.score, w.best_move) for w in want]
+    assert solve_many_distributed(client, [], "7x6") == []
+
+
+def test_a_bad_position_of_a_batch_is_named_before_any_task_runs(client):
+    with pytest.raises(ValueError, match="position 2: .*8"):
+        solve_many_distributed(client, ["4", "44", "448"], "7x6")
+    with pytest.raises(ValueError, match="position 1: the position is on a 6x5 board"):
+        solve_many_distributed(client, ["4", fourfold.Position("3", "6x5")], "7x6")
+    with pytest.raises(TypeError, match="position 0"):
+        solve_many_distributed(client, [44], "7x6")
+    with pytest.raises(ValueError):
+        solve_many_distributed(client, ["4"], "3x3")
+    with pytest.raises(ValueError, match="batch"):
+        solve_many_distributed(client, ["4"], "7x6", batch=0)
 
 
 def test_a_restarted_driver_reuses_the_journal(client, tmp_path):

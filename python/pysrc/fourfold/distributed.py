@@ -45,6 +45,7 @@ import fourfold
 __all__ = [
     "Result",
     "solve_distributed",
+    "solve_many_distributed",
     "build_book_distributed",
     "window_task",
     "exact_task",
@@ -669,6 +670,69 @@ def solve_distributed(
     )
 
 
+def solve_many_distributed(
+    client,
+    positions: Iterable,
+    board: str = "7x6",
+    *,
+    threads_per_task: int = 1,
+    table_mib: int = 256,
+    batch: Optional[int] = None,
+) -> List[Result]:
+    """The exact score and best move of every position of ``positions`` (move strings or
+    :class:`fourfold.Position` objects of ``board``), in their order: the batch spread over
+    the workers of ``client``, as ``Solver.solve_many`` spreads one over threads.
+
+    A batch of many positions keeps every worker busy with positions of its own, which costs
+    no split of any search; :func:`solve_distributed` is for one long position. Positions go
+    out ``batch`` to a task (None: enough tasks for about 32 per worker, so that the last
+    ones leave little idle time; at least one position a task), each task solved with
+    ``Solver.solve_many`` on the worker's solver (its table carries over, as in a batch of
+    the library). A worker that dies has its tasks run again elsewhere.
+
+    Every Result has the score, best move (1-indexed, None on a full board) and nodes of
+    ``Solver.solve``; ``tasks`` is 1 and ``seconds`` the driver's wall time for the whole
+    batch. A bad position raises ValueError (TypeError for an object that is not a
+    position) naming its index, before any task is sent."""
+    start = time.monotonic()
+    size = fourfold.Position("", board).board  # ValueError for a bad board
+    lines: List[str] = []
+    for i, item in enumerate(positions):
+        if isinstance(item, fourfold.Position):
+            if item.board != size:
+                raise ValueError(
+                    f"position {i}: the position is on a {item.board} board, the batch's is {size}"
+                )
+            item = item.moves
+        try:
+            lines.append(fourfold.Position(item, board).moves)
+        except ValueError as e:
+            raise ValueError(f"position {i}: {e}") from e
+        except TypeError as e:
+            raise TypeError(f"position {i}: {e}") from e
+    if not lines:
+        return []
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    if batch is None:
+        batch = max(1, len(lines) // (32 * workers))
+    if batch < 1:
+        raise ValueError(f"batch must be at least 1, not {batch}")
+    chunks = [lines[i : i + batch] for i in range(0, len(lines), batch)]
+    futs = client.map(
+        _solve_batch,
+        chunks,
+        board=board,
+        table_mib=table_mib,
+        threads=threads_per_task,
+        pure=False,
+    )
+    solved: List[Tuple[int, Optional[int], int]] = []
+    for fut in futs:
+        solved.extend(fut.result())
+    seconds = time.monotonic() - start
+    return [Result(score, best, nodes, 1, 0, 0, seconds) for score, best, nodes in solved]
+
+
 def build_book_distributed(
     client,
     plies: int,
@@ -688,7 +752,7 @@ def build_book_distributed(
     lines = local.book_positions(plies)
     chunks = [lines[i : i + batch] for i in range(0, len(lines), batch)]
     futs = client.map(
-        _score_batch,
+        _solve_batch,
         chunks,
         board=board,
         table_mib=table_mib,
@@ -697,12 +761,14 @@ def build_book_distributed(
     )
     scores: List[Tuple[str, int]] = []
     for chunk, fut in zip(chunks, futs):
-        scores.extend(zip(chunk, fut.result()))
+        scores.extend((line, r[0]) for line, r in zip(chunk, fut.result()))
     local.write_book(path, plies, scores)
     return len(lines)
 
 
-def _score_batch(lines: Iterable[str], board: str, table_mib: int, threads: int) -> List[int]:
-    """A worker's task: the exact scores of a batch of positions."""
+def _solve_batch(
+    lines: Iterable[str], board: str, table_mib: int, threads: int
+) -> List[Tuple[int, Optional[int], int]]:
+    """A worker's task: ``(score, best_move, nodes)`` of each of a batch of positions."""
     s = _solver(board, table_mib, threads)
-    return [r.score for r in s.solve_many(list(lines))]
+    return [(r.score, r.best_move, r.nodes) for r in s.solve_many(list(lines))]
