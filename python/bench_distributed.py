@@ -19,7 +19,8 @@ solve of each position in turn.
 a 1-thread direct solve of the empty board (a fresh LocalCluster per line).
 
 Options: --table-mib N (each solver's table, default 256), --split N (split_plies, default
-the library's choice), --no-affinity, --no-speculate (siblings always wait for the eldest).
+the library's choice), --no-affinity, --no-speculate (siblings always wait for the eldest),
+--eldest N (eldest_plies: the line of eldest children split N plies deeper).
 """
 
 import argparse
@@ -39,6 +40,7 @@ def main():
     ap.add_argument("--split", type=int, default=None)
     ap.add_argument("--no-affinity", action="store_true")
     ap.add_argument("--no-speculate", action="store_true")
+    ap.add_argument("--eldest", type=int, default=0)
     a = ap.parse_args()
     if a.what == "splits":
         return splits(a.arg, a.table_mib)
@@ -80,6 +82,7 @@ def main():
                 table_mib=a.table_mib,
                 affinity=not a.no_affinity,
                 speculate=not a.no_speculate,
+                eldest_plies=a.eldest,
             )
             got.append((r.score, r.best_move))
             x_nodes += r.nodes

@@ -69,6 +69,17 @@ def test_split_depths_and_positions_decided_at_once(client):
         got = solve_distributed(client, moves, "7x6", split_plies=split, table_mib=16)
         assert got.score == score, split
         assert got.best_move == direct(moves, "7x6").best_move, split
+    # The line of eldest children split deeper.
+    for split, eldest in ((1, 1), (1, 3), (2, 2)):
+        got = solve_distributed(
+            client, moves, "7x6", split_plies=split, eldest_plies=eldest, table_mib=16
+        )
+        assert (got.score, got.best_move) == (score, direct(moves, "7x6").best_move), eldest
+    want = direct("", "5x5")
+    got = solve_distributed(client, "", "5x5", split_plies=1, eldest_plies=2, table_mib=16)
+    assert (got.score, got.best_move) == (want.score, want.best_move)
+    with pytest.raises(ValueError, match="eldest_plies"):
+        solve_distributed(client, moves, "7x6", eldest_plies=-1)
     # A win at once: answered without a task.
     want = direct("121212", "7x6")
     got = solve_distributed(client, "121212", "7x6", split_plies=2)

@@ -275,9 +275,12 @@ class _Driver:
     """The state of one distributed solve: proven bounds per position, the local solver for
     positions decided at once, counters."""
 
-    def __init__(self, client, board, table_mib, threads_per_task, journal, affinity, speculate):
+    def __init__(
+        self, client, board, table_mib, threads_per_task, journal, affinity, speculate, eldest_plies
+    ):
         self.client = client
         self.speculate = speculate
+        self.eldest_plies = eldest_plies
         self.n_workers = max(1, len(client.scheduler_info().get("workers", {})))
         self.next_speculation = 0.0
         self.board = board
@@ -361,8 +364,12 @@ class _Driver:
 
     # -- tests -----------------------------------------------------------------------------
 
-    def test(self, moves: str, x: int, depth: int, cancel: _Cancel) -> Optional[bool]:
-        """Is the score of ``moves`` above x? True/False, or None when cancelled."""
+    def test(
+        self, moves: str, x: int, depth: int, cancel: _Cancel, extra: int = 0
+    ) -> Optional[bool]:
+        """Is the score of ``moves`` above x? True/False, or None when cancelled. Below
+        ``depth`` plies the question is a task, unless ``extra`` (plies more for the line of
+        eldest children) is left."""
         moves = self._key(moves)
         d = self._decided(moves, x)
         if d is not None:
@@ -375,8 +382,10 @@ class _Driver:
             self._learn(moves, r.value, r.bound)
             return r.above(x)
         if depth <= 0:
-            return self._leaf(moves, x, cancel)
-        return self._inner(moves, x, depth, cancel)
+            if extra <= 0:
+                return self._leaf(moves, x, cancel)
+            depth, extra = 1, extra - 1
+        return self._inner(moves, x, depth, cancel, extra)
 
     def _leaf(self, moves: str, x: int, cancel: _Cancel) -> Optional[bool]:
         """One task: "is the score of ``moves`` above x?". Two tests of one position and
@@ -442,7 +451,9 @@ class _Driver:
             self.n_dropped += 1
         self._run_everywhere(stop_task, run.fut.key)
 
-    def _inner(self, moves: str, x: int, depth: int, cancel: _Cancel) -> Optional[bool]:
+    def _inner(
+        self, moves: str, x: int, depth: int, cancel: _Cancel, extra: int = 0
+    ) -> Optional[bool]:
         # score(moves) > x  <=>  some child c has score(c) < -x, i.e. not test(c, -x - 1).
         _, children = self._children(moves)
         y = -x - 1
@@ -481,7 +492,7 @@ class _Driver:
         for t in threads:
             t.start()
         try:
-            first = self.test(children[0][1], y, depth - 1, group)
+            first = self.test(children[0][1], y, depth - 1, group, extra)
         except BaseException:
             group.set()
             raise
@@ -584,7 +595,7 @@ class _Driver:
                 elif x >= 0 and hi // 2 > x:
                     x = hi // 2
                 x = min(max(x, lo), hi - 1)
-            self.test(moves, x, depth, _Cancel())
+            self.test(moves, x, depth, _Cancel(), self.eldest_plies)
             tests += 1
         score = lo
         # The best move: the first column (centre first) whose child scores -score.
@@ -628,6 +639,7 @@ def solve_distributed(
     journal: Optional[str] = None,
     affinity: bool = True,
     speculate: bool = True,
+    eldest_plies: int = 0,
 ) -> Result:
     """The exact score and best move of ``moves`` on ``board``, searched on the workers of the
     Dask ``client`` (a ``dask.distributed.Client``).
@@ -641,7 +653,9 @@ def solve_distributed(
     and appended to. affinity: send tasks on the same position to the same worker (its
     table knows it), falling back to any worker. speculate: while a worker has nothing to
     do, start the next sibling of a child being searched instead of waiting for it (a
-    sibling made useless is stopped).
+    sibling made useless is stopped). eldest_plies: split the line of eldest children (the
+    first child of the root's test, its first child, ...) that many plies deeper than the
+    others, so that the whole cluster works on the eldest's subtree while its siblings wait.
 
     The score and best move equal ``fourfold.Solver(board=board).solve(moves)``'s. A bad
     position raises ValueError (checked on the driver first); a task failing everywhere
@@ -654,11 +668,15 @@ def solve_distributed(
         split_plies = _default_split(client, board, len(p))
     if split_plies < 0:
         raise ValueError(f"split_plies must be at least 0, not {split_plies}")
+    if eldest_plies < 0:
+        raise ValueError(f"eldest_plies must be at least 0, not {eldest_plies}")
     if split_plies == 0:
         fut = client.submit(exact_task, board, moves, table_mib, threads_per_task, pure=True)
         score, best, nodes = fut.result()
         return Result(score, best, nodes, 1, 0, 0, time.monotonic() - start)
-    d = _Driver(client, board, table_mib, threads_per_task, journal, affinity, speculate)
+    d = _Driver(
+        client, board, table_mib, threads_per_task, journal, affinity, speculate, eldest_plies
+    )
     try:
         score, best, tests = d.solve(moves, split_plies)
         d.finish()
