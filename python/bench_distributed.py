@@ -9,11 +9,17 @@ nodes and wall time, and their ratios.
     python python/bench_distributed.py set tests/data/Test_L1_R3 100
     python python/bench_distributed.py batch tests/data/Test_L1_R3 100
     python python/bench_distributed.py splits 6x6 --table-mib 64
+    python python/bench_distributed.py workers 7x5 --table-mib 64
 
 `batch` solves the positions as one batch: fourfold.distributed.solve_many_distributed on
 the cluster against the direct Solver(threads=2).solve_many (the positions spread over the
 two threads, as `fourfold solve -i FILE -t 2` does) and, as `set` does, against a 2-thread
 solve of each position in turn.
+
+`workers` solves the empty board on LocalClusters of 1, 2, 4 and 8 single-thread workers
+(the library's default split for each), nodes against a 1-thread direct solve: the node
+overhead of more workers. On a machine with fewer cores than workers the wall times say
+nothing; the nodes do.
 
 `splits` compares split depths 1-3, 1 and 2 workers, affinity on and off, by nodes against
 a 1-thread direct solve of the empty board (a fresh LocalCluster per line).
@@ -33,7 +39,7 @@ from fourfold.distributed import solve_distributed, solve_many_distributed
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["empty", "set", "batch", "splits"])
+    ap.add_argument("what", choices=["empty", "set", "batch", "splits", "workers"])
     ap.add_argument("arg")
     ap.add_argument("count", nargs="?", type=int, default=100)
     ap.add_argument("--table-mib", type=int, default=256)
@@ -44,6 +50,8 @@ def main():
     a = ap.parse_args()
     if a.what == "splits":
         return splits(a.arg, a.table_mib)
+    if a.what == "workers":
+        return workers(a.arg, a.table_mib, a.eldest)
     if a.what == "batch":
         return batch(a.arg, a.count, a.table_mib)
     if a.what == "empty":
@@ -150,6 +158,21 @@ def batch(path, count, table_mib):
         print(
             f"  {name:<30}: exact {exact}  {nodes:>14,} nodes  {wall:8.2f} s"
             f"  ({nodes / base_nodes:.2f}x nodes, {wall / base_wall:.2f}x wall of solve_many)"
+        )
+
+
+def workers(board, table_mib, eldest):
+    d = fourfold.Solver(table_mib=table_mib, threads=1, board=board, book=None).solve("")
+    print(f"direct 1 thread: score {d.score}, move {d.best_move}, {d.nodes:,} nodes")
+    for n in (1, 2, 4, 8):
+        with LocalCluster(
+            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster, Client(cluster) as client:
+            r = solve_distributed(client, "", board, table_mib=table_mib, eldest_plies=eldest)
+        ok = (r.score, r.best_move) == (d.score, d.best_move)
+        print(
+            f"workers {n}: exact {ok}, {r.nodes / d.nodes:.2f}x nodes, {r.tasks} tasks,"
+            f" {r.dropped} dropped, {r.seconds:.1f} s"
         )
 
 
