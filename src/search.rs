@@ -120,6 +120,9 @@ pub struct Params {
     /// With `canonical`, key the table by [`Position::reduced_key`]: positions that differ
     /// only in the colour of stones that can make or stop no four any more share an entry.
     pub dead_stones: bool,
+    /// Bound the score by 0 when a side can make no four any more, even with every empty
+    /// cell (see `Searcher::no_four_bounds`).
+    pub no_four: bool,
 }
 
 impl Default for Params {
@@ -144,6 +147,7 @@ impl Default for Params {
             odd_threat_ahead: true,
             canonical: true,
             dead_stones: false,
+            no_four: true,
         }
     }
 }
@@ -391,7 +395,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// Stage 2: the bounds known before any search. The opponent cannot win with its next
     /// stone, and we cannot win with ours (the caller checked): the loss comes at the
     /// earliest with the opponent's stone after our second-next, the win with our
-    /// second-next. Then the parity bounds (see [`Self::parity_bounds`]).
+    /// second-next. Then the parity bounds (see [`Self::parity_bounds`]) and the bounds of a
+    /// side that can make no four ([`Self::no_four_bounds`]).
     #[inline(always)]
     fn bounds(
         &self,
@@ -406,7 +411,30 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         if self.params.claim_even {
             self.parity_bounds(pos, next, opp_threats, w, &mut max)?;
         }
+        if self.params.no_four {
+            Self::no_four_bounds(pos, w, &mut max)?;
+        }
         w.lower(max)
+    }
+
+    /// The bounds of a side that can make no four any more, even with every empty cell:
+    /// that side cannot win, so the score is at most 0 when it is the player to move and at
+    /// least 0 when it is the opponent. Tested only where the parity bounds do not already
+    /// imply it: the player to move on an odd number of empty cells (on an even one it
+    /// leads, and the follow-up bound asks the same of fewer cells), the opponent on an
+    /// even number (on an odd one it leads after our move, and the children's follow-up
+    /// bounds cover it); and only when the window can use the bound.
+    #[inline(always)]
+    fn no_four_bounds(pos: &Position<W, H, B>, w: &mut Ab, max: &mut i32) -> Result<(), i32> {
+        let empty = Position::<W, H, B>::board() & !pos.mask();
+        if (Self::CELLS - pos.moves() as i32) % 2 == 1 {
+            if *max > 0 && !has_four::<W, H, B>(pos.current() | empty) {
+                *max = 0;
+            }
+        } else if w.alpha < 0 && !has_four::<W, H, B>((pos.current() ^ pos.mask()) | empty) {
+            w.raise(0)?;
+        }
+        Ok(())
     }
 
     /// The node's key in the table, and whether it is its mirror image's (then the table's
@@ -1120,14 +1148,15 @@ mod tests {
     use super::*;
     use crate::position::xorshift;
 
-    /// The oracle of the bound tests: the search without any parity bound (itself checked
-    /// against plain minimax by the integration tests).
+    /// The oracle of the bound tests: the search without any parity or no-four bound
+    /// (itself checked against plain minimax by the integration tests).
     fn oracle<const W: usize, const H: usize>() -> crate::Solver<W, H, u64> {
         crate::Solver::builder()
             .table_mib(16)
             .threads(1)
             .params(Params {
                 claim_even: false,
+                no_four: false,
                 ..Params::default()
             })
             .build()
@@ -1176,6 +1205,62 @@ mod tests {
             lost += u32::from(b < 0);
         }
         (bounded, lost)
+    }
+
+    /// The no-four bounds against the search without them, on `count` random positions of
+    /// W x H with 4 to 11 empty cells where a side can make no four with its stones and
+    /// every empty cell: that side never wins, and the search with the bounds scores them as
+    /// the oracle does. Returns how many positions bounded each side.
+    fn check_no_four<const W: usize, const H: usize>(seed: u64, count: usize) -> [u32; 2] {
+        let oracle = oracle::<W, H>();
+        let search: crate::Solver<W, H, u64> = crate::Solver::builder()
+            .table_mib(16)
+            .threads(1)
+            .build()
+            .unwrap();
+        let mut bounded = [0; 2];
+        let empty = |p: &Position<W, H>| Position::<W, H>::board() & !p.mask();
+        let mover = |p: &Position<W, H>| !has_four::<W, H, u64>(p.current() | empty(p));
+        let opponent =
+            |p: &Position<W, H>| !has_four::<W, H, u64>((p.current() ^ p.mask()) | empty(p));
+        for offset in [4, 5] {
+            let keep = |p: &Position<W, H>| mover(p) || opponent(p);
+            for p in random_positions::<W, H>(seed + offset as u64, offset, 4, count / 2, keep) {
+                let (mover, opponent) = (mover(&p), opponent(&p));
+                let score = oracle.solve(&p).unwrap().score;
+                assert_eq!(search.solve(&p).unwrap().score, score, "{W}x{H} {p:?}");
+                if mover {
+                    assert!(
+                        score <= 0,
+                        "{W}x{H} {p:?}: the mover cannot win, score {score}\n{p}"
+                    );
+                    bounded[0] += 1;
+                }
+                if opponent {
+                    assert!(
+                        score >= 0,
+                        "{W}x{H} {p:?}: the opponent cannot win, score {score}\n{p}"
+                    );
+                    bounded[1] += 1;
+                }
+            }
+        }
+        bounded
+    }
+
+    #[test]
+    fn a_side_that_can_make_no_four_never_wins() {
+        // Both sides bounded often, on both height parities.
+        for (board, [mover, opponent]) in [
+            ("7x6", check_no_four::<7, 6>(0x40f0, 200)),
+            ("6x5", check_no_four::<6, 5>(0x40f1, 200)),
+            ("5x4", check_no_four::<5, 4>(0x40f2, 200)),
+        ] {
+            assert!(
+                mover >= 40 && opponent >= 40,
+                "{board}: {mover} / {opponent}"
+            );
+        }
     }
 
     #[test]

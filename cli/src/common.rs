@@ -78,6 +78,7 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "odd_threat_ahead" => p.odd_threat_ahead = b()?,
             "canonical" => p.canonical = b()?,
             "dead_stones" => p.dead_stones = b()?,
+            "no_four" => p.no_four = b()?,
             _ => return Err(format!("--param: unknown parameter {name}")),
         }
     }
