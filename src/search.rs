@@ -152,7 +152,9 @@ impl Default for Params {
     }
 }
 
-/// Nodes between two polls of the stop flags.
+/// Nodes between two polls of the stop flags. The first poll comes at a searcher's first
+/// node, so that a stop raised before a short search (one of a batch's small positions)
+/// still reaches it.
 const POLL_MASK: u64 = (1 << 12) - 1;
 
 /// What a single thread's search is given to share.
@@ -383,7 +385,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             return Some(-self.negamax(&pos.after(next), -beta, -alpha));
         }
         self.nodes += 1;
-        if self.nodes & POLL_MASK == 0 {
+        if self.nodes & POLL_MASK == 1 {
             self.poll();
             if self.aborted {
                 return Some(0);
