@@ -123,6 +123,10 @@ pub struct Params {
     /// Bound the score by 0 when a side can make no four any more, even with every empty
     /// cell (see `Searcher::no_four_bounds`).
     pub no_four: bool,
+    /// With several threads, guess from the proven bounds which nodes of a null-window test
+    /// are all-nodes, and put off busy children only there (see
+    /// `Searcher::expected_all_nodes`).
+    pub guess_node_types: bool,
 }
 
 impl Default for Params {
@@ -148,6 +152,7 @@ impl Default for Params {
             canonical: true,
             dead_stones: false,
             no_four: true,
+            guess_node_types: true,
         }
     }
 }
@@ -180,6 +185,11 @@ pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64
     aborted: bool,
     /// Whether this thread puts off children other threads are searching.
     defers: bool,
+    /// Stones of the position `solve` was called on.
+    root_moves: u32,
+    /// The distance from the root (0 or 1, modulo 2) of the nodes expected to be all-nodes
+    /// in the current null-window test, if guessed ([`Self::expected_all_nodes`]).
+    all_parity: Option<u32>,
     _word: std::marker::PhantomData<B>,
 }
 
@@ -254,6 +264,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             nodes: 0,
             aborted: false,
             defers: thread > 0 || !params.only_helpers_defer,
+            root_moves: 0,
+            all_parity: None,
             _word: std::marker::PhantomData,
         }
     }
@@ -676,7 +688,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// Stage 4b: searches `list` in order until a child reaches `beta`, recording the best
     /// in `found`. Children after the first `keep` that another thread is searching with the
     /// same window (marked in `busy`, whose second half is the node's
-    /// [`Position::child_base`]) are put off to a second pass.
+    /// [`Position::child_base`]) are put off to a second pass, at nodes expected to be
+    /// all-nodes when the test guessed them ([`Self::expected_all_nodes`]).
     #[inline(always)]
     fn child_loop(
         &mut self,
@@ -706,6 +719,9 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             if !second
                 && i > keep
                 && self.defers
+                && self
+                    .all_parity
+                    .map_or(true, |p| (pos.moves() - self.root_moves) % 2 == p)
                 && entered.is_none()
                 && mark.is_some_and(|(b, m)| b.is_busy(m))
             {
@@ -892,6 +908,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             return Some(s);
         }
         let zero_first = pos.moves() < self.params.zero_window_below;
+        self.root_moves = pos.moves();
         loop {
             let Window {
                 lower: min,
@@ -919,6 +936,11 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 let step = thread.div_ceil(2) as i32;
                 med = (med + if thread % 2 == 1 { step } else { -step }).clamp(min, max - 1);
             }
+            self.all_parity = if self.params.guess_node_types {
+                Self::expected_all_nodes(min, max, med)
+            } else {
+                None
+            };
             // Is the score above `med`?
             let r = self.negamax(pos, med, med + 1);
             if self.aborted {
@@ -933,6 +955,29 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             let now = *w;
             drop(w);
             on_step(&now, self.nodes);
+        }
+    }
+
+    /// A guess of the all-nodes of the test "is the score above `med`?" when the score is
+    /// known to lie in `min..=max`: the parity of their distance from the root, or `None`.
+    ///
+    /// The guess is that the score equals the proven bound next to `med`, where the last
+    /// test left it: with `max == med + 1` (the score is at most `med + 1`), that the answer
+    /// is yes, so the root is a cut-node (one move suffices) and the all-nodes (every move
+    /// refuted) lie at odd distances; with `min == med`, that it is no, so the root is an
+    /// all-node and they lie at even distances. With neither bound next to `med` (the
+    /// first test), or both (the last), nothing is guessed.
+    ///
+    /// Putting off a busy child pays at an all-node, whose every child is needed; at a
+    /// cut-node it sends the thread to a sibling that the busy child's cutoff will make
+    /// useless. A thread that joins a test another has been searching (two threads on the
+    /// 6x7 board: the helper, done with "above 1?", joins "above 0?") then helps inside
+    /// the busy child instead. Only the order of the search changes, never a score.
+    fn expected_all_nodes(min: i32, max: i32, med: i32) -> Option<u32> {
+        match (max == med + 1, min == med) {
+            (true, false) => Some(1),
+            (false, true) => Some(0),
+            _ => None,
         }
     }
 

@@ -79,6 +79,7 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "canonical" => p.canonical = b()?,
             "dead_stones" => p.dead_stones = b()?,
             "no_four" => p.no_four = b()?,
+            "guess_node_types" => p.guess_node_types = b()?,
             _ => return Err(format!("--param: unknown parameter {name}")),
         }
     }
