@@ -190,6 +190,9 @@ pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64
     /// The distance from the root (0 or 1, modulo 2) of the nodes expected to be all-nodes
     /// in the current null-window test, if guessed ([`Self::expected_all_nodes`]).
     all_parity: Option<u32>,
+    /// The bounds shared by the threads of the solve and the current test's `med`, while
+    /// the guess may change: a bound another thread proves is read at the next poll.
+    question: Option<(&'a Mutex<Window>, i32)>,
     _word: std::marker::PhantomData<B>,
 }
 
@@ -266,6 +269,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             defers: thread > 0 || !params.only_helpers_defer,
             root_moves: 0,
             all_parity: None,
+            question: None,
             _word: std::marker::PhantomData,
         }
     }
@@ -294,6 +298,14 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     #[cold]
     fn poll(&mut self) {
         self.shared.live_nodes.store(self.nodes, Ordering::Relaxed);
+        if let Some((window, med)) = self.question {
+            // Another thread's test may have proven a bound next to ours meanwhile.
+            if let Ok(w) = window.try_lock() {
+                if (w.lower..w.upper).contains(&med) {
+                    self.all_parity = Self::expected_all_nodes(w.lower, w.upper, med);
+                }
+            }
+        }
         if self.shared.stop.is_raised() || self.shared.done.is_raised() {
             self.aborted = true;
         } else if self.shared.deadline.is_some_and(|d| Instant::now() >= d) {
@@ -893,7 +905,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     pub(crate) fn solve(
         &mut self,
         pos: &Position<W, H, B>,
-        window: &Mutex<Window>,
+        window: &'a Mutex<Window>,
         thread: usize,
         on_step: &mut dyn FnMut(&Window, u64),
     ) -> Option<i32> {
@@ -936,13 +948,16 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 let step = thread.div_ceil(2) as i32;
                 med = (med + if thread % 2 == 1 { step } else { -step }).clamp(min, max - 1);
             }
-            self.all_parity = if self.params.guess_node_types {
+            let guess = self.params.guess_node_types && self.shared.busy.is_some();
+            self.all_parity = if guess {
                 Self::expected_all_nodes(min, max, med)
             } else {
                 None
             };
+            self.question = guess.then_some((window, med));
             // Is the score above `med`?
             let r = self.negamax(pos, med, med + 1);
+            self.question = None;
             if self.aborted {
                 return None;
             }
