@@ -987,7 +987,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// cut-node it sends the thread to a sibling that the busy child's cutoff will make
     /// useless. A thread that joins a test another has been searching (two threads on the
     /// 6x7 board: the helper, done with "above 1?", joins "above 0?") then helps inside
-    /// the busy child instead. Only the order of the search changes, never a score.
+    /// the busy child instead; the thread already on that test reads the new bound at its
+    /// next poll and guesses too. Only the order of the search changes, never a score.
     fn expected_all_nodes(min: i32, max: i32, med: i32) -> Option<u32> {
         match (max == med + 1, min == med) {
             (true, false) => Some(1),
