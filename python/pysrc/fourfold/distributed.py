@@ -735,18 +735,7 @@ def solve_many_distributed(
         batch = max(1, len(lines) // (32 * workers))
     if batch < 1:
         raise ValueError(f"batch must be at least 1, not {batch}")
-    chunks = [lines[i : i + batch] for i in range(0, len(lines), batch)]
-    futs = client.map(
-        _solve_batch,
-        chunks,
-        board=board,
-        table_mib=table_mib,
-        threads=threads_per_task,
-        pure=False,
-    )
-    solved: List[Tuple[int, Optional[int], int]] = []
-    for fut in futs:
-        solved.extend(fut.result())
+    solved = _solve_in_batches(client, lines, batch, board, table_mib, threads_per_task)
     seconds = time.monotonic() - start
     return [Result(score, best, nodes, 1, 0, 0, seconds) for score, best, nodes in solved]
 
@@ -768,20 +757,24 @@ def build_book_distributed(
     number of positions."""
     local = fourfold.Solver(table_mib=4, threads=1, board=board, book=None)
     lines = local.book_positions(plies)
+    solved = _solve_in_batches(client, lines, batch, board, table_mib, threads_per_task)
+    local.write_book(path, plies, [(line, r[0]) for line, r in zip(lines, solved)])
+    return len(lines)
+
+
+def _solve_in_batches(
+    client, lines: List[str], batch: int, board: str, table_mib: int, threads: int
+) -> List[Tuple[int, Optional[int], int]]:
+    """``(score, best_move, nodes)`` of every position of ``lines``, in order, solved on the
+    workers ``batch`` positions to a task."""
     chunks = [lines[i : i + batch] for i in range(0, len(lines), batch)]
     futs = client.map(
-        _solve_batch,
-        chunks,
-        board=board,
-        table_mib=table_mib,
-        threads=threads_per_task,
-        pure=True,
+        _solve_batch, chunks, board=board, table_mib=table_mib, threads=threads, pure=False
     )
-    scores: List[Tuple[str, int]] = []
-    for chunk, fut in zip(chunks, futs):
-        scores.extend((line, r[0]) for line, r in zip(chunk, fut.result()))
-    local.write_book(path, plies, scores)
-    return len(lines)
+    solved: List[Tuple[int, Optional[int], int]] = []
+    for fut in futs:
+        solved.extend(fut.result())
+    return solved
 
 
 def _solve_batch(
