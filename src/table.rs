@@ -1824,9 +1824,9 @@ mod tests {
         fn bucket_of_mixed(&self, h: u128) -> usize {
             let (k, n) = (self.bits, self.slots.len() as u128);
             if k <= 64 {
-                (h * n >> k) as usize
+                ((h * n) >> k) as usize
             } else {
-                ((h >> (k - 64)) * n >> 64) as usize
+                (((h >> (k - 64)) * n) >> 64) as usize
             }
         }
 
@@ -1939,7 +1939,7 @@ mod tests {
             (3, 105),
             (64, 110),
         ];
-        let mut s = 0x5eed_0f_7ab1e;
+        let mut s = 0x05ee_d0f7_ab1e;
         let (mut evictions, mut old_evictions, mut kept_moves) = (0, 0, 0);
         for (buckets, bits) in sizes {
             let t = Table::with_buckets(buckets, bits).unwrap();
