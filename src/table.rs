@@ -1787,6 +1787,334 @@ mod tests {
         }
     }
 
+    /// A table written out slot by slot from the module docs' rules, for
+    /// `table_agrees_with_a_model_of_its_rules`: each bucket's slots in order, each empty or
+    /// `(key, entry)`.
+    struct Model {
+        slots: Vec<Vec<Option<(u128, Entry)>>>,
+        bits: u32,
+        two_word: bool,
+        generation: u32,
+    }
+
+    impl Model {
+        /// The bucket of `key`: `floor(h * n / 2^bits)` of the mixed key `h` (`mix` for
+        /// one-word tables, `mix128` for two-word ones), from its top 64 bits when `h` is
+        /// wider.
+        fn bucket(&self, key: u128) -> usize {
+            self.bucket_of_mixed(self.mix(key))
+        }
+
+        fn mix(&self, key: u128) -> u128 {
+            if self.two_word {
+                mix128(key, self.bits)
+            } else {
+                mix(key as u64, self.bits) as u128
+            }
+        }
+
+        fn unmix(&self, h: u128) -> u128 {
+            if self.two_word {
+                unmix128(h, self.bits)
+            } else {
+                unmix(h as u64, self.bits) as u128
+            }
+        }
+
+        fn bucket_of_mixed(&self, h: u128) -> usize {
+            let (k, n) = (self.bits, self.slots.len() as u128);
+            if k <= 64 {
+                ((h * n) >> k) as usize
+            } else {
+                (((h >> (k - 64)) * n) >> 64) as usize
+            }
+        }
+
+        /// The keys at the ends of the buckets' intervals of mixed keys (the first and
+        /// last bucket, and either side of the first three boundaries, found by bisection).
+        fn edge_keys(&self) -> Vec<u128> {
+            let top = key_mask_wide(self.bits);
+            let mut keys = vec![self.unmix(0), self.unmix(top)];
+            for b in 1..self.slots.len().min(4) {
+                // The first mixed key of bucket `b`.
+                let (mut lo, mut hi) = (0u128, top);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if self.bucket_of_mixed(mid) >= b {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                assert_eq!(self.bucket_of_mixed(lo), b);
+                keys.extend([self.unmix(lo - 1), self.unmix(lo)]);
+            }
+            keys
+        }
+
+        /// A store: the slot holding `key`, else the first empty slot, else the first of
+        /// least worth (an older generation before the current one, then less work). A
+        /// store through `Table::store` keeps the old best move when it has none;
+        /// `store_at` does not.
+        fn store(
+            &mut self,
+            key: u128,
+            value: i32,
+            bound: Bound,
+            mv: Option<u8>,
+            nodes: u64,
+            keep: bool,
+        ) {
+            let generation = (self.generation % GENERATIONS) as u8;
+            let work = if nodes <= 1 {
+                0
+            } else {
+                (63 - nodes.leading_zeros()).min(MAX_WORK) as u8
+            };
+            let b = self.bucket(key);
+            let bucket = &mut self.slots[b];
+            let j = if let Some(j) = bucket.iter().position(|s| s.is_some_and(|(k, _)| k == key)) {
+                j
+            } else if let Some(j) = bucket.iter().position(|s| s.is_none()) {
+                j
+            } else {
+                let worth = |s: &Option<(u128, Entry)>| {
+                    let e = s.unwrap().1;
+                    (e.generation == generation) as u32 * 64 + e.work as u32
+                };
+                let least = bucket.iter().map(worth).min().unwrap();
+                bucket.iter().position(|s| worth(s) == least).unwrap()
+            };
+            let old_move = bucket[j]
+                .filter(|(k, _)| *k == key)
+                .and_then(|(_, e)| e.best_move);
+            let best_move = if keep { mv.or(old_move) } else { mv };
+            bucket[j] = Some((
+                key,
+                Entry {
+                    value,
+                    bound,
+                    best_move,
+                    work,
+                    generation,
+                },
+            ));
+        }
+
+        fn probe(&self, key: u128) -> Option<Entry> {
+            self.slots[self.bucket(key)]
+                .iter()
+                .flatten()
+                .find(|(k, _)| *k == key)
+                .map(|&(_, e)| e)
+        }
+
+        fn entries(&self, min_work: u8) -> Vec<(u128, Entry)> {
+            self.slots
+                .iter()
+                .flatten()
+                .flatten()
+                .copied()
+                .filter(|(_, e)| e.work >= min_work)
+                .collect()
+        }
+    }
+
+    /// Random stores (`store`, `probe_slot` + `store_at`, `insert`), generation bumps (and
+    /// wraps) and clears on tables of both layouts, from one bucket to 100, at key widths
+    /// where the check bits are exactly enough (46 bits on 64 buckets, 110 on 64, 41 and 105
+    /// on 3) and below: every probe answers as the model of the module docs' rules does
+    /// (which slot a store takes, what it keeps), `for_each_entry` yields the model's
+    /// entries in bucket and slot order, and `fill` counts them.
+    #[test]
+    fn table_agrees_with_a_model_of_its_rules() {
+        let sizes = [
+            (1usize, 20u32),
+            (3, 20),
+            (3, 41),
+            (64, 46),
+            (100, 46),
+            (1, 100),
+            (3, 64),
+            (3, 105),
+            (64, 110),
+        ];
+        let mut s = 0x05ee_d0f7_ab1e;
+        let (mut evictions, mut old_evictions, mut kept_moves) = (0, 0, 0);
+        for (buckets, bits) in sizes {
+            let t = Table::with_buckets(buckets, bits).unwrap();
+            let two_word = t.layout() == Layout::TwoWord;
+            let per_bucket = if two_word {
+                WIDE_SLOTS_PER_BUCKET
+            } else {
+                SLOTS_PER_BUCKET
+            };
+            assert_eq!(two_word, bits > 46, "{buckets} {bits}");
+            let mut m = Model {
+                slots: vec![vec![None; per_bucket]; buckets],
+                bits,
+                two_word,
+                generation: 0,
+            };
+            let mask = key_mask_wide(bits);
+            let mut pool: Vec<u128> = (0..3 * buckets * per_bucket)
+                .map(|_| ((rng(&mut s) as u128) << 64 | rng(&mut s) as u128) & mask)
+                .collect();
+            pool.extend(m.edge_keys());
+            let check_all = |t: &Table, m: &Model, s: &mut u64| {
+                for &k in &pool {
+                    assert_eq!(t.probe(k), m.probe(k), "{buckets} {bits}: key {k:#x}");
+                    assert_eq!(t.probe_slot(k).0, m.probe(k));
+                }
+                let min_work = (rng(s) % 8) as u8;
+                let mut all = Vec::new();
+                t.for_each_entry(min_work, |k, e| all.push((k, e)));
+                assert_eq!(
+                    all,
+                    m.entries(min_work),
+                    "{buckets} {bits} min_work {min_work}"
+                );
+                let used = m.entries(0).len() as f64 / (buckets * per_bucket) as f64;
+                assert_eq!(t.fill(), used, "{buckets} {bits}");
+            };
+            for step in 0..4000 {
+                let key = pool[rng(&mut s) as usize % pool.len()];
+                let value = (rng(&mut s) % 128) as i32 - 64;
+                let bound = [Bound::Upper, Bound::Lower, Bound::Exact][rng(&mut s) as usize % 3];
+                let mv = (rng(&mut s) % 3 != 0).then(|| (rng(&mut s) % 15) as u8);
+                // Few work values, so that ties come up; sometimes 0 or 1 node, sometimes huge.
+                let nodes = match rng(&mut s) % 8 {
+                    0 => rng(&mut s) % 2,
+                    1 => rng(&mut s) >> (rng(&mut s) % 64),
+                    r => (1 << (r - 2)) + rng(&mut s) % (1 << (r - 2)),
+                };
+                let before = m.probe(key);
+                let full = m.slots[m.bucket(key)].iter().all(Option::is_some);
+                match rng(&mut s) % 10 {
+                    0..=4 => {
+                        t.store(key, value, bound, mv, nodes);
+                        m.store(key, value, bound, mv, nodes, true);
+                    }
+                    5..=7 => {
+                        let (hit, slot) = t.probe_slot(key);
+                        assert_eq!(hit, before);
+                        t.store_at(slot, value, bound, mv, nodes);
+                        m.store(key, value, bound, mv, nodes, false);
+                    }
+                    8 => {
+                        let work = (rng(&mut s) % 64) as u8;
+                        let e = Entry {
+                            value,
+                            bound,
+                            best_move: mv,
+                            work,
+                            generation: 7,
+                        };
+                        t.insert(key, &e);
+                        m.store(key, value, bound, mv, 1 << work, true);
+                        assert_eq!(t.probe(key).map(|e| e.work), Some(work));
+                    }
+                    _ => {
+                        let bumps = if rng(&mut s) % 8 == 0 { GENERATIONS } else { 1 };
+                        for _ in 0..bumps {
+                            t.new_generation();
+                            m.generation += 1;
+                        }
+                        assert_eq!(t.generation() as u32, m.generation % GENERATIONS);
+                    }
+                }
+                if before.is_none() && full {
+                    evictions += 1;
+                    let g = (m.generation % GENERATIONS) as u8;
+                    old_evictions += m.slots[m.bucket(key)]
+                        .iter()
+                        .flatten()
+                        .any(|(_, e)| e.generation != g)
+                        as u32;
+                }
+                kept_moves +=
+                    (mv.is_none() && m.probe(key).is_some_and(|e| e.best_move.is_some())) as u32;
+                assert_eq!(t.probe(key), m.probe(key), "{buckets} {bits}: step {step}");
+                if step % 100 == 99 {
+                    check_all(&t, &m, &mut s);
+                }
+                if step == 2000 {
+                    t.clear();
+                    m.slots.iter_mut().flatten().for_each(|slot| *slot = None);
+                    check_all(&t, &m, &mut s);
+                }
+            }
+            check_all(&t, &m, &mut s);
+        }
+        assert!(
+            evictions > 1000 && old_evictions > 300 && kept_moves > 300,
+            "{evictions} {old_evictions} {kept_moves}"
+        );
+    }
+
+    /// `InProgress` is a direct-mapped set of marks: a key entered into a free slot is busy
+    /// until it leaves; a key whose slot another key holds is refused and not busy; leaving
+    /// with a key that is not the slot's mark removes nothing; and the marks spread over the
+    /// slots (2000 random keys in 2^14 slots: about 120 collisions expected, `2000^2 / 2^15`).
+    #[test]
+    fn in_progress_marks_a_direct_mapped_set() {
+        let marks = InProgress::new();
+        let mut s = 0xC0FF_EE12_3456_789B;
+        let keys: Vec<u64> = (0..2000).map(|_| rng(&mut s) | 1).collect();
+        assert!(keys.iter().all(|&k| !marks.is_busy(k)));
+        let (entered, refused): (Vec<u64>, Vec<u64>) = keys.iter().partition(|&&k| marks.enter(k));
+        assert!(entered.len() > 1800, "{} of 2000 entered", entered.len());
+        assert!(!refused.is_empty());
+        assert!(entered.iter().all(|&k| marks.is_busy(k) && !marks.enter(k)));
+        assert!(refused.iter().all(|&k| !marks.is_busy(k)));
+        // A refused key shares its slot with an entered one: leaving with it changes nothing.
+        for &k in &refused {
+            marks.leave(k);
+        }
+        assert!(entered.iter().all(|&k| marks.is_busy(k)));
+        for &k in &entered {
+            marks.leave(k);
+        }
+        assert!(keys.iter().all(|&k| !marks.is_busy(k)));
+        // Every slot is free again: each refused key now enters (and leaves, as two of them
+        // may share a slot).
+        for &k in &refused {
+            assert!(marks.enter(k) && marks.is_busy(k));
+            marks.leave(k);
+            assert!(!marks.is_busy(k));
+        }
+    }
+
+    /// `store_at` clamps a slot's index to the table. A slot comes from a probe of the same
+    /// table, so in use the clamp never binds; a slot made up with an index past the end
+    /// (one past the last slot, then the largest index) writes the last slot, one word or
+    /// one pair, and nothing else of the table.
+    #[test]
+    fn a_slot_past_the_end_writes_the_last_slot() {
+        for bits in [20u32, 100] {
+            let t = Table::with_buckets(2, bits).unwrap();
+            let two_word = t.layout() == Layout::TwoWord;
+            let slots = if two_word {
+                2 * WIDE_SLOTS_PER_BUCKET
+            } else {
+                2 * SLOTS_PER_BUCKET
+            };
+            let (_, slot) = t.probe_slot(5u64);
+            for index in [slots, usize::MAX] {
+                t.clear();
+                t.store_at(Slot { index, ..slot }, 7, Bound::Exact, Some(3), 1);
+                let last = if two_word {
+                    (t.slots.get_pair(slots - 1).load(Ordering::Relaxed) >> 64) as u64
+                } else {
+                    t.slots.get(slots - 1).load(Ordering::Relaxed)
+                };
+                let e = unpack(last).expect("the last slot holds the entry");
+                assert_eq!((e.value, e.best_move), (7, Some(3)), "{bits} bits, {index}");
+                assert_eq!(t.fill(), 1.0 / slots as f64, "{bits} bits, {index}");
+            }
+        }
+    }
+
     /// The unchecked slot access is reached only through slots a probe of the same table
     /// chose; a slot of another table's probe (a larger one, or of the other layout) stores
     /// nothing, where its check bits could have passed for another key's.
