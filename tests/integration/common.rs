@@ -37,6 +37,28 @@ impl Rng {
     }
 }
 
+/// A random game of `W` x `H` played to `W * H - empty` stones (never a winning move), and
+/// its columns; `None` when random play got stuck first.
+pub fn random_game<const W: usize, const H: usize, B: Bitboard>(
+    rng: &mut Rng,
+    empty: u32,
+) -> Option<(Position<W, H, B>, Vec<usize>)> {
+    let mut p = Position::<W, H, B>::new();
+    let mut cols = Vec::new();
+    while p.moves() < (W * H) as u32 - empty {
+        let ok: Vec<usize> = (0..W)
+            .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
+            .collect();
+        if ok.is_empty() {
+            return None;
+        }
+        let c = ok[(rng.next() % ok.len() as u64) as usize];
+        p.play_col(c);
+        cols.push(c);
+    }
+    Some((p, cols))
+}
+
 /// Plain negamax without table, pruning or ordering: the definition of the score.
 pub fn minimax<const W: usize, const H: usize, B: Bitboard>(p: &Position<W, H, B>) -> i32 {
     if p.is_full() {

@@ -1,7 +1,7 @@
 //! Properties that tie the solver's answers together: mirror symmetry, analyze against
 //! solve, the table-free minimax (on 7 x 6 and other board sizes), table reuse, interruption.
 
-use crate::common::{cases, minimax, solver, Rng};
+use crate::common::{cases, minimax, random_game, solver, Rng};
 use fourfold::table::{Bound, Entry};
 use fourfold::{Position, Solver};
 use std::time::Duration;
@@ -48,21 +48,9 @@ fn table_free_minimax_agrees_on_random_late_positions() {
     while checked < 300 {
         // Random play to 30..=34 stones, avoiding finished games.
         let target = 30 + (rng.next() % 5) as u32;
-        let mut p = Position::new();
-        let mut ok = true;
-        while p.moves() < target {
-            let cols: Vec<usize> = (0..7)
-                .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
-                .collect();
-            if cols.is_empty() {
-                ok = false;
-                break;
-            }
-            p.play_col(cols[(rng.next() % cols.len() as u64) as usize]);
-        }
-        if !ok {
+        let Some((p, _)) = random_game::<7, 6, u64>(&mut rng, 42 - target) else {
             continue;
-        }
+        };
         let expected = minimax(&p);
         assert_eq!(solver.solve(&p).unwrap().score, expected, "{p:?}\n{p}");
         assert_eq!(solver.solve_weak(&p).unwrap().score, expected.signum());
@@ -81,19 +69,9 @@ fn agrees_with_minimax_on<const W: usize, const H: usize>(empty: u32, count: usi
     let mut rng = Rng(seed);
     let mut checked = 0;
     while checked < count {
-        let mut p = Position::<W, H>::new();
-        while p.moves() < (W * H) as u32 - empty {
-            let cols: Vec<usize> = (0..W)
-                .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
-                .collect();
-            if cols.is_empty() {
-                break;
-            }
-            p.play_col(cols[(rng.next() % cols.len() as u64) as usize]);
-        }
-        if p.moves() < (W * H) as u32 - empty {
+        let Some((p, _)) = random_game::<W, H, u64>(&mut rng, empty) else {
             continue;
-        }
+        };
         let expected = minimax(&p);
         assert_eq!(
             solver.solve(&p).unwrap().score,

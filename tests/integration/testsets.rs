@@ -187,8 +187,8 @@ fn sets_agree(params: fourfold::Params, n: usize) {
 /// A one-thread solver with `params` scores 40 random W x H positions with 9 empty cells
 /// (random moves that do not win) as plain minimax does.
 fn random_late_agree<const W: usize, const H: usize>(params: fourfold::Params, seed: u64) {
-    use crate::common::{minimax, Rng};
-    use fourfold::{Position, SolverBuilder};
+    use crate::common::{minimax, random_game, Rng};
+    use fourfold::SolverBuilder;
     let solver: fourfold::Solver<W, H> = SolverBuilder::default()
         .table_mib(4)
         .threads(1)
@@ -198,19 +198,9 @@ fn random_late_agree<const W: usize, const H: usize>(params: fourfold::Params, s
     let mut rng = Rng(seed);
     let mut checked = 0;
     while checked < 40 {
-        let mut p = Position::<W, H>::new();
-        while p.moves() < (W * H) as u32 - 9 {
-            let ok: Vec<usize> = (0..W)
-                .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
-                .collect();
-            if ok.is_empty() {
-                break;
-            }
-            p.play_col(ok[(rng.next() % ok.len() as u64) as usize]);
-        }
-        if p.moves() != (W * H) as u32 - 9 {
+        let Some((p, _)) = random_game::<W, H, u64>(&mut rng, 9) else {
             continue;
-        }
+        };
         assert_eq!(solver.solve(&p).unwrap().score, minimax(&p), "{W}x{H}\n{p}");
         checked += 1;
     }

@@ -2,32 +2,10 @@
 //! two-word table slots, columns 10 to 12 in move strings, and the parity bounds on heights
 //! of both parities, all against plain minimax on random positions near the end of the game.
 
-use crate::common::{minimax, Rng};
+use crate::common::{minimax, random_game, Rng};
 use fourfold::position::format_moves;
 use fourfold::table::Layout;
 use fourfold::{Bitboard, BoardSize, Engine, Params, Position, Solver, SolverBuilder};
-
-/// A random game of `W` x `H` played to `W * H - empty` stones (never a winning move), and
-/// its columns; `None` when random play got stuck first.
-fn random_game<const W: usize, const H: usize, B: Bitboard>(
-    rng: &mut Rng,
-    empty: u32,
-) -> Option<(Position<W, H, B>, Vec<usize>)> {
-    let mut p = Position::<W, H, B>::new();
-    let mut cols = Vec::new();
-    while p.moves() < (W * H) as u32 - empty {
-        let ok: Vec<usize> = (0..W)
-            .filter(|&c| p.can_play(c) && !p.is_winning_move(c))
-            .collect();
-        if ok.is_empty() {
-            return None;
-        }
-        let c = ok[(rng.next() % ok.len() as u64) as usize];
-        p.play_col(c);
-        cols.push(c);
-    }
-    Some((p, cols))
-}
 
 /// Solves `count` random positions of a `W` x `H` board (word `B`, a `mib` MiB table of the
 /// given layout) with `empty` empty cells and checks exact and weak scores against
