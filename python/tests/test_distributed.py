@@ -290,3 +290,70 @@ def test_a_worker_killed_mid_task_is_retried_and_the_answer_stays_exact():
         assert (r.score, r.best_move) == (want.score, want.best_move)
         # The killed worker's process is gone (the nanny starts a new one).
         assert pids[killed] not in c.run(os.getpid).values()
+
+
+def dask_command():
+    # The `dask` command of the environment the tests run in (a venv's bin directory).
+    import shutil
+    import sys
+
+    here = pathlib.Path(sys.executable).parent / "dask"
+    return str(here) if here.exists() else shutil.which("dask")
+
+
+@pytest.mark.skipif(dask_command() is None, reason="the `dask` command is not installed")
+def test_a_cluster_started_by_the_dask_commands_solves_exactly(tmp_path):
+    # The README's cluster: `dask scheduler` and `dask worker` as processes of their own,
+    # talking over TCP, here all on this machine (a real cluster runs a worker per machine).
+    import subprocess
+
+    dask = dask_command()
+    sched_file = tmp_path / "scheduler.json"
+    common = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    procs = [
+        subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", "0",
+             "--dashboard-address", ":0", "--scheduler-file", str(sched_file)],
+            **common,
+        )
+    ]
+    try:
+        deadline = time.monotonic() + 60
+        while not sched_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert sched_file.exists(), "dask scheduler wrote no scheduler file in 60 s"
+        for _ in range(2):
+            procs.append(
+                subprocess.Popen(
+                    [dask, "worker", "--scheduler-file", str(sched_file), "--nworkers", "1",
+                     "--nthreads", "1", "--memory-limit", "0", "--no-dashboard"],
+                    **common,
+                )
+            )
+        with distributed.Client(scheduler_file=str(sched_file), timeout=60) as c:
+            c.wait_for_workers(2, timeout=120)
+            # Two workers, two processes other than this one.
+            pids = set(c.run(os.getpid).values())
+            assert len(pids) == 2 and os.getpid() not in pids
+            for board in ["6x5", "5x5"]:
+                want = direct("", board)
+                r = solve_distributed(c, "", board, table_mib=16)
+                assert (r.score, r.best_move) == (want.score, want.best_move), board
+                assert r.tasks > 0
+            cases = []
+            with open(DATA / "Test_L2_R1") as f:
+                for line in f:
+                    moves, score = line.split()
+                    cases.append((moves, int(score)))
+                    if len(cases) == 20:
+                        break
+            rs = solve_many_distributed(c, [m for m, _ in cases], "7x6", table_mib=16)
+            assert [r.score for r in rs] == [s for _, s in cases]
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                p.kill()
