@@ -99,6 +99,10 @@ pub struct Params {
     /// Positions with fewer stones than this start the exact-score driver with the window
     /// around 0 (their score is usually small) rather than halfway to a bound.
     pub zero_window_below: u32,
+    /// With the window around 0, the first test asks "is the score above `first_test`?":
+    /// 0 (the default) whether the first player wins, -1 whether it does not lose. Then
+    /// one step at a time away from it.
+    pub first_test: i32,
     /// With several threads, put off children another thread is searching while fewer than
     /// this many stones are down.
     pub defer_below: u32,
@@ -143,6 +147,7 @@ impl Default for Params {
             claim_even: true,
             claim_even_general: true,
             zero_window_below: 4,
+            first_test: 0,
             prefetch: true,
             helper_windows: true,
             defer_below: 26,
@@ -932,9 +937,10 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             let mut med = min + (max - min) / 2;
             if zero_first {
                 // Small scores expected: the sign first, then one step at a time away from 0.
-                med = if (min..max).contains(&0) {
-                    0
-                } else if min > 0 {
+                let first = self.params.first_test;
+                med = if (min..max).contains(&first) {
+                    first
+                } else if min > first {
                     min
                 } else {
                     max - 1
@@ -1875,5 +1881,44 @@ mod tests {
         // Most roots are decided before the table (one move that does not lose at once, or
         // the bounds); some must reach it (with the table stopped at 64 stones, none did).
         assert!(stored >= 10, "{stored} of {solved} roots stored");
+    }
+
+    #[test]
+    fn the_first_test_changes_no_score() {
+        // The driver's first question only changes which tests are asked: every choice,
+        // inside the score range or outside it, ends at the oracle's score. The positions
+        // have fewer stones than `zero_window_below`, where the first question is used.
+        let mut oracle = oracle::<5, 4>();
+        let mut s = 0x51f7_0013;
+        let positions: Vec<Position<5, 4>> = (0..40)
+            .map(|i| {
+                let mut p = Position::new();
+                while p.moves() < i % 4 && p.play_random_quiet(&mut s) {}
+                p
+            })
+            .collect();
+        let want: Vec<i32> = positions
+            .iter()
+            .map(|p| oracle.solve(p).unwrap().score)
+            .collect();
+        assert!(want.iter().any(|&w| w > 0) && want.iter().any(|&w| w < 0));
+        for first in [-9, -2, -1, 0, 1, 3, 9] {
+            let mut solver: crate::Solver<5, 4, u64> = crate::Solver::builder()
+                .table_mib(4)
+                .threads(1)
+                .params(Params {
+                    first_test: first,
+                    ..Params::default()
+                })
+                .build()
+                .unwrap();
+            for (p, &w) in positions.iter().zip(&want) {
+                assert_eq!(
+                    solver.solve(p).unwrap().score,
+                    w,
+                    "first test {first}: {p:?}"
+                );
+            }
+        }
     }
 }

@@ -70,6 +70,11 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "forcing_from" => p.forcing_from = n()?,
             "rescan_work" => p.rescan_work = n()? as u64,
             "zero_window_below" => p.zero_window_below = n()?,
+            "first_test" => {
+                p.first_test = value
+                    .parse::<i32>()
+                    .map_err(|_| format!("--param {item}: not an integer"))?
+            }
             "prefetch" => p.prefetch = b()?,
             "helper_windows" => p.helper_windows = b()?,
             "defer_below" => p.defer_below = n()?,
