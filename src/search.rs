@@ -1888,7 +1888,7 @@ mod tests {
         // The driver's first question only changes which tests are asked: every choice,
         // inside the score range or outside it, ends at the oracle's score. The positions
         // have fewer stones than `zero_window_below`, where the first question is used.
-        let mut oracle = oracle::<5, 4>();
+        let oracle = oracle::<5, 4>();
         let mut s = 0x51f7_0013;
         let positions: Vec<Position<5, 4>> = (0..40)
             .map(|i| {
@@ -1903,7 +1903,7 @@ mod tests {
             .collect();
         assert!(want.iter().any(|&w| w > 0) && want.iter().any(|&w| w < 0));
         for first in [-9, -2, -1, 0, 1, 3, 9] {
-            let mut solver: crate::Solver<5, 4, u64> = crate::Solver::builder()
+            let solver: crate::Solver<5, 4, u64> = crate::Solver::builder()
                 .table_mib(4)
                 .threads(1)
                 .params(Params {
