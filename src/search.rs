@@ -103,6 +103,10 @@ pub struct Params {
     /// 0 (the default) whether the first player wins, -1 whether it does not lose. Then
     /// one step at a time away from it.
     pub first_test: i32,
+    /// While at most this many cells are empty (0: never), the children's own first stages
+    /// run before any child is searched: a child they decide is not searched (see
+    /// `Searcher::static_children`).
+    pub static_children_empty: u32,
     /// With several threads, put off children another thread is searching while fewer than
     /// this many stones are down.
     pub defer_below: u32,
@@ -148,6 +152,7 @@ impl Default for Params {
             claim_even_general: true,
             zero_window_below: 4,
             first_test: 0,
+            static_children_empty: 6,
             prefetch: true,
             helper_windows: true,
             defer_below: 26,
@@ -373,9 +378,21 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 slot: None,
             }
         };
-        let start = self.nodes;
         let alpha0 = w.alpha;
-        let found = self.children(pos, next, opp_threats, probe.tt_move, w);
+        let mut next = next;
+        let mut decided = (i32::MIN, B::ZERO);
+        if Self::CELLS as u32 - pos.moves() <= self.params.static_children_empty {
+            decided = self.static_children(pos, &mut next, w)?;
+            if next == B::ZERO {
+                return Err(decided.0);
+            }
+        }
+        let start = self.nodes;
+        let mut found = self.children(pos, next, opp_threats, probe.tt_move, w);
+        if found.cutoff.is_none() && decided.0 > found.best {
+            // A child decided by its own stages was the best.
+            (found.best, found.best_move) = decided;
+        }
         if self.aborted {
             return Ok(0);
         }
@@ -391,6 +408,58 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             );
         }
         Ok(found.cutoff.unwrap_or(found.best))
+    }
+
+    /// Stage 3b, near the end of the game: every child's stages 1 and 2 (its moves alone, a
+    /// forced line followed, its bounds) before any child is searched, so that a child they
+    /// decide above `beta` ends the node at once wherever it is in the order. A decided
+    /// child is taken out of `next`, its score raising `alpha`; returns the best of them
+    /// and its move (`i32::MIN` when none), `Err` at a cutoff.
+    #[inline(always)]
+    fn static_children(
+        &self,
+        pos: &Position<W, H, B>,
+        next: &mut B,
+        w: &mut Ab,
+    ) -> Result<(i32, B), i32> {
+        let mut best = (i32::MIN, B::ZERO);
+        let mut rest = *next;
+        while rest != B::ZERO {
+            let mv = rest & rest.wrapping_neg();
+            rest ^= mv;
+            if let Some(v) = self.static_value(&pos.after(mv), -w.beta, -w.alpha) {
+                let v = -v;
+                if v >= w.beta {
+                    return Err(v);
+                }
+                if v > best.0 {
+                    best = (v, mv);
+                }
+                w.alpha = w.alpha.max(v);
+                *next ^= mv;
+            }
+        }
+        Ok(best)
+    }
+
+    /// What [`Self::negamax`] returns for `pos` in the window `(alpha, beta)` when its
+    /// stages 1 and 2 decide it (following a forced line), else `None`. Counts no node.
+    fn static_value(&self, pos: &Position<W, H, B>, alpha: i32, beta: i32) -> Option<i32> {
+        let (next, opp_threats) = pos.non_losing_moves_and_threats();
+        let moves = pos.moves() as i32;
+        if next == B::ZERO {
+            return Some(-(Self::CELLS - moves) / 2);
+        }
+        if moves >= Self::CELLS - 2 {
+            return Some(0);
+        }
+        if next & (next - B::ONE) == B::ZERO {
+            return self
+                .static_value(&pos.after(next), -beta, -alpha)
+                .map(|v| -v);
+        }
+        let mut w = Ab { alpha, beta };
+        self.bounds(pos, next, opp_threats, &mut w).err()
     }
 
     /// Stage 1: the nodes decided by their moves alone. `next` holds the moves that do not
@@ -1217,8 +1286,9 @@ mod tests {
     use super::*;
     use crate::position::xorshift;
 
-    /// The oracle of the bound tests: the search without any parity or no-four bound
-    /// (itself checked against plain minimax by the integration tests).
+    /// The oracle of the bound tests: the search without any parity or no-four bound and
+    /// without the static look at the children (itself checked against plain minimax by the
+    /// integration tests).
     fn oracle<const W: usize, const H: usize>() -> crate::Solver<W, H, u64> {
         crate::Solver::builder()
             .table_mib(16)
@@ -1226,6 +1296,7 @@ mod tests {
             .params(Params {
                 claim_even: false,
                 no_four: false,
+                static_children_empty: 0,
                 ..Params::default()
             })
             .build()
@@ -1920,5 +1991,69 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Windows of every kind around the score of each of `count` random positions of
+    /// W x H (8 to 18 empty cells), searched with the children looked at statically at every
+    /// depth, on one table for all: each result holds for the oracle's score. Returns the
+    /// nodes with and without the static look.
+    fn check_static_children<const W: usize, const H: usize>(seed: u64, count: usize) -> [u64; 2] {
+        use crate::table::Bound;
+        let oracle = oracle::<W, H>();
+        let [with, without] = [99, 0].map(|k| -> crate::Solver<W, H, u64> {
+            crate::Solver::builder()
+                .table_mib(4)
+                .threads(1)
+                .params(Params {
+                    static_children_empty: k,
+                    ..Params::default()
+                })
+                .build()
+                .unwrap()
+        });
+        let mut nodes = [0; 2];
+        let mut kinds = [0; 3];
+        for p in random_positions::<W, H>(seed, 8, 6, count, |_| true) {
+            let s = oracle.solve(&p).unwrap().score;
+            for (alpha, beta) in [
+                (s - 1, s),
+                (s, s + 1),
+                (s - 2, s + 2),
+                (-30, 30),
+                (s + 1, s + 3),
+                (s - 4, s - 1),
+            ] {
+                let r = with.solve_window(&p, alpha, beta).unwrap();
+                let holds = match r.bound {
+                    Bound::Exact => r.value == s && alpha < s && s < beta,
+                    Bound::Lower => s >= r.value && r.value >= beta,
+                    Bound::Upper => s <= r.value && r.value <= alpha,
+                };
+                assert!(holds, "{p:?} ({alpha}, {beta}): {r:?}, score {s}");
+                kinds[r.bound as usize - 1] += 1;
+                nodes[0] += r.nodes;
+                nodes[1] += without.solve_window(&p, alpha, beta).unwrap().nodes;
+            }
+        }
+        assert!(kinds.iter().all(|&k| k > 20), "{kinds:?}");
+        nodes
+    }
+
+    #[test]
+    fn children_looked_at_before_the_search_keep_every_window_exact() {
+        // Wide windows too: a child decided by its own stages may be the best of an exact
+        // node, and then its score and move must be what the node returns and stores.
+        let mut total = [0; 2];
+        for nodes in [
+            check_static_children::<7, 6>(0x57a7_0076, 120),
+            check_static_children::<6, 5>(0x57a7_0065, 150),
+            check_static_children::<5, 4>(0x57a7_0054, 150),
+            check_static_children::<6, 7>(0x57a7_0067, 100),
+        ] {
+            total[0] += nodes[0];
+            total[1] += nodes[1];
+        }
+        // In use: the children it decides are neither searched nor counted.
+        assert!(total[0] < total[1], "nodes with and without: {total:?}");
     }
 }

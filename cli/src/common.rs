@@ -70,6 +70,7 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "forcing_from" => p.forcing_from = n()?,
             "rescan_work" => p.rescan_work = n()? as u64,
             "zero_window_below" => p.zero_window_below = n()?,
+            "static_children_empty" => p.static_children_empty = n()?,
             "first_test" => {
                 p.first_test = value
                     .parse::<i32>()
