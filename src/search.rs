@@ -64,18 +64,21 @@ use crate::StopFlag;
 use std::sync::Mutex;
 use std::time::Instant;
 
-/// Tuning knobs of the search. The defaults are the measured best on 7 x 6.
+/// Tuning knobs of the search. The defaults are the measured best on 7 x 6; the thresholds of
+/// depth count empty cells (the size of what is left to search), so that they carry over to
+/// every board, except `defer_below` (stones: the plies nearest the root).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
-    /// Threat-based ordering while fewer than this many stones are down; the static
+    /// Threat-based ordering while more than this many cells are empty; the static
     /// centre-first order after.
-    pub threat_order_below: u32,
+    pub threat_order_min_empty: u32,
     /// Extra weight in the threat score (see `ordering::threat_score`): bit 0 threats on
     /// the mover's rows, bit 1 threats playable at once, bit 2 weighted low useful threats
     /// instead of the plain count.
     pub threat_bonus: u32,
-    /// ETC (probing the children) on odd plies while fewer than this many stones are down.
-    pub etc_below: u32,
+    /// ETC (probing the children) at the nodes that do not store while more than this many
+    /// cells are empty.
+    pub etc_min_empty: u32,
     /// Use the table on every ply instead of even plies only.
     pub table_every_ply: bool,
     /// While at least this many cells are empty (0: never), use the table on every ply,
@@ -142,9 +145,9 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            threat_order_below: 36,
+            threat_order_min_empty: 6,
             threat_bonus: 0,
-            etc_below: 24,
+            etc_min_empty: 18,
             table_every_ply: false,
             every_ply_min_empty: 0,
             table_min_empty: 0,
@@ -617,11 +620,11 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         })
     }
 
-    /// Stage 3, nodes that do not store, while few stones are down: enhanced transposition
+    /// Stage 3, nodes that do not store, while many cells are empty: enhanced transposition
     /// cutoff ([`Self::probe_children`]).
     #[inline(always)]
     fn etc(&self, pos: &Position<W, H, B>, next: B, w: &mut Ab) -> Result<(), i32> {
-        if pos.moves() >= self.params.etc_below {
+        if Self::CELLS as u32 - pos.moves() <= self.params.etc_min_empty {
             return Ok(());
         }
         self.probe_children(pos, next, w)
@@ -729,7 +732,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         let moves = pos.moves();
         let empty = Self::CELLS as u32 - moves;
         let mut list = MoveList::<W, B>::new();
-        let threats = moves < self.params.threat_order_below;
+        let threats = empty > self.params.threat_order_min_empty;
         // A window far from 0 asks whether a side wins quickly: forcing moves (threats the
         // opponent must answer at once) then come first.
         let quick = self.params.forcing_from as i32;
@@ -741,7 +744,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         // Children that will probe the table: start loading their buckets now.
         let prefetch = self.params.prefetch
             && (self.params.table_every_ply || moves % 2 == 1 || self.every_ply(moves + 1))
-            && moves >= self.params.etc_below
+            && empty <= self.params.etc_min_empty
             && empty > self.params.table_min_empty;
         let mut mvs = [B::ZERO; W];
         let mut n = 0;

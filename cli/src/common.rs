@@ -59,8 +59,14 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
                 .map_err(|_| format!("--param {item}: not true/false"))
         };
         match name {
-            "threat_order_below" => p.threat_order_below = n()?,
-            "etc_below" => p.etc_below = n()?,
+            "threat_order_min_empty" => p.threat_order_min_empty = n()?,
+            "etc_min_empty" => p.etc_min_empty = n()?,
+            "threat_order_below" | "etc_below" => {
+                return Err(format!(
+                    "--param {name}: now counted in empty cells, as {}",
+                    name.replace("below", "min_empty")
+                ))
+            }
             "threat_bonus" => p.threat_bonus = n()?,
             "table_every_ply" => p.table_every_ply = b()?,
             "every_ply_min_empty" => p.every_ply_min_empty = n()?,

@@ -116,6 +116,9 @@ fn each_class_of_bad_input_gets_a_clear_error() {
     assert_refused(&["bench", "--threads", "1,0", "--empty"], "at least 1");
     assert_refused(&["solve", "--input", "/nonexistent/file"], "cannot open");
     assert_refused(&["solve", "--time-limit", "0", "4"], "time-limit");
+    assert_refused(&["solve", "--param", "etc_below=24", "4"], "etc_min_empty");
+    assert_refused(&["solve", "--param", "no_such=1", "4"], "unknown parameter");
+    assert_refused(&["solve", "--param", "first_test=x", "4"], "not an integer");
 }
 
 #[test]
