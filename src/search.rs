@@ -255,6 +255,16 @@ struct Probe {
 }
 
 /// What the children stage found.
+/// What the moves alone say of a node: see `Searcher::by_moves`.
+enum ByMoves {
+    /// Its score.
+    Decided(i32),
+    /// One move does not lose at once.
+    Forced,
+    /// Two or more do.
+    Open,
+}
+
 struct Found<B> {
     /// The best child's score (`i32::MIN` when none was searched).
     best: i32,
@@ -451,41 +461,45 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// stages 1 and 2 decide it (following a forced line), else `None`. Counts no node.
     fn static_value(&self, pos: &Position<W, H, B>, alpha: i32, beta: i32) -> Option<i32> {
         let (next, opp_threats) = pos.non_losing_moves_and_threats();
-        let moves = pos.moves() as i32;
-        if next == B::ZERO {
-            return Some(-(Self::CELLS - moves) / 2);
-        }
-        if moves >= Self::CELLS - 2 {
-            return Some(0);
-        }
-        if next & (next - B::ONE) == B::ZERO {
-            return self
+        match Self::by_moves(pos, next) {
+            ByMoves::Decided(v) => Some(v),
+            ByMoves::Forced => self
                 .static_value(&pos.after(next), -beta, -alpha)
-                .map(|v| -v);
+                .map(|v| -v),
+            ByMoves::Open => {
+                let mut w = Ab { alpha, beta };
+                self.bounds(pos, next, opp_threats, &mut w).err()
+            }
         }
-        let mut w = Ab { alpha, beta };
-        self.bounds(pos, next, opp_threats, &mut w).err()
     }
 
-    /// Stage 1: the nodes decided by their moves alone. `next` holds the moves that do not
-    /// lose at once. With none, the node is lost; when the board fills up before the
-    /// opponent's next stone, drawn; with one, it is played through without counting a node.
-    /// Otherwise the node is counted (and the stop flags polled now and then) and `None`
-    /// returned.
+    /// What the moves alone say of a node (`next`: its moves that do not lose at once).
+    /// With none, the node is lost (every move lets the opponent win at once); when the
+    /// board fills up before the opponent's next stone, drawn (it cannot win with the last
+    /// stone); with one, the move is forced.
     #[inline(always)]
-    fn settle(&mut self, pos: &Position<W, H, B>, next: B, alpha: i32, beta: i32) -> Option<i32> {
+    fn by_moves(pos: &Position<W, H, B>, next: B) -> ByMoves {
         let moves = pos.moves() as i32;
         if next == B::ZERO {
-            // Every move lets the opponent win at once.
-            return Some(-(Self::CELLS - moves) / 2);
+            ByMoves::Decided(-(Self::CELLS - moves) / 2)
+        } else if moves >= Self::CELLS - 2 {
+            ByMoves::Decided(0)
+        } else if next & (next - B::ONE) == B::ZERO {
+            ByMoves::Forced
+        } else {
+            ByMoves::Open
         }
-        if moves >= Self::CELLS - 2 {
-            // The opponent cannot win with the last stone: a draw.
-            return Some(0);
-        }
-        if next & (next - B::ONE) == B::ZERO {
-            // One move does not lose at once: play it through without counting a node.
-            return Some(-self.negamax(&pos.after(next), -beta, -alpha));
+    }
+
+    /// Stage 1: the nodes decided by their moves alone ([`Self::by_moves`]); a forced move
+    /// is played through without counting a node. Otherwise the node is counted (and the
+    /// stop flags polled now and then) and `None` returned.
+    #[inline(always)]
+    fn settle(&mut self, pos: &Position<W, H, B>, next: B, alpha: i32, beta: i32) -> Option<i32> {
+        match Self::by_moves(pos, next) {
+            ByMoves::Decided(v) => return Some(v),
+            ByMoves::Forced => return Some(-self.negamax(&pos.after(next), -beta, -alpha)),
+            ByMoves::Open => {}
         }
         self.nodes += 1;
         if self.nodes & POLL_MASK == 1 {
