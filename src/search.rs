@@ -350,7 +350,9 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     ///    up, or a single such move played through; else the node is counted.
     /// 2. [`Self::bounds`]: the bounds from the moves left and the parity bounds.
     /// 3. [`Self::probe`] (nodes that store: even plies) or [`Self::etc`] (odd plies near
-    ///    the root): the table's bounds and move.
+    ///    the root): the table's bounds and move; near the end of the game,
+    ///    [`Self::static_children`]: the children's own stages 1 and 2, all before any is
+    ///    searched.
     /// 4. [`Self::children`]: the table's move, then [`Self::order`]'s list, searched in
     ///    [`Self::child_loop`].
     /// 5. [`Self::store`]: the result, with the kind of bound it is, into the probed slot.
