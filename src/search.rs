@@ -254,7 +254,6 @@ struct Probe {
     slot: Option<Slot>,
 }
 
-/// What the children stage found.
 /// What the moves alone say of a node: see `Searcher::by_moves`.
 enum ByMoves {
     /// Its score.
@@ -265,6 +264,7 @@ enum ByMoves {
     Open,
 }
 
+/// What the children stage found.
 struct Found<B> {
     /// The best child's score (`i32::MIN` when none was searched).
     best: i32,
