@@ -2088,7 +2088,9 @@ mod tests {
     /// `store_at` clamps a slot's index to the table. A slot comes from a probe of the same
     /// table, so in use the clamp never binds; a slot made up with an index past the end
     /// (one past the last slot, then the largest index) writes the last slot, one word or
-    /// one pair, and nothing else of the table.
+    /// one pair, and nothing else of the table. The key's bucket is the first one, so the
+    /// entry in the last slot is no key's: a probe of the key misses it, and
+    /// `for_each_entry` (which yields only what a probe would return) yields nothing.
     #[test]
     fn a_slot_past_the_end_writes_the_last_slot() {
         for bits in [20u32, 100] {
@@ -2099,7 +2101,10 @@ mod tests {
             } else {
                 2 * SLOTS_PER_BUCKET
             };
-            let (_, slot) = t.probe_slot(5u64);
+            let key = (0u64..)
+                .find(|&k| t.probe_slot(k).1.index < slots / 2)
+                .unwrap();
+            let (_, slot) = t.probe_slot(key);
             for index in [slots, usize::MAX] {
                 t.clear();
                 t.store_at(Slot { index, ..slot }, 7, Bound::Exact, Some(3), 1);
@@ -2111,6 +2116,10 @@ mod tests {
                 let e = unpack(last).expect("the last slot holds the entry");
                 assert_eq!((e.value, e.best_move), (7, Some(3)), "{bits} bits, {index}");
                 assert_eq!(t.fill(), 1.0 / slots as f64, "{bits} bits, {index}");
+                assert_eq!(t.probe(key), None, "{bits} bits, {index}");
+                let mut yielded = Vec::new();
+                t.for_each_entry(0, |k, e| yielded.push((k, e)));
+                assert!(yielded.is_empty(), "{bits} bits, {index}: {yielded:?}");
             }
         }
     }
