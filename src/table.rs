@@ -2088,7 +2088,9 @@ mod tests {
     /// `store_at` clamps a slot's index to the table. A slot comes from a probe of the same
     /// table, so in use the clamp never binds; a slot made up with an index past the end
     /// (one past the last slot, then the largest index) writes the last slot, one word or
-    /// one pair, and nothing else of the table.
+    /// one pair, and nothing else of the table. The key's bucket is the first one, so the
+    /// entry in the last slot is no key's: a probe of the key misses it, and
+    /// `for_each_entry` (which yields only what a probe would return) yields nothing.
     #[test]
     fn a_slot_past_the_end_writes_the_last_slot() {
         for bits in [20u32, 100] {
@@ -2099,7 +2101,10 @@ mod tests {
             } else {
                 2 * SLOTS_PER_BUCKET
             };
-            let (_, slot) = t.probe_slot(5u64);
+            let key = (0u64..)
+                .find(|&k| t.probe_slot(k).1.index < slots / 2)
+                .unwrap();
+            let (_, slot) = t.probe_slot(key);
             for index in [slots, usize::MAX] {
                 t.clear();
                 t.store_at(Slot { index, ..slot }, 7, Bound::Exact, Some(3), 1);
@@ -2111,6 +2116,10 @@ mod tests {
                 let e = unpack(last).expect("the last slot holds the entry");
                 assert_eq!((e.value, e.best_move), (7, Some(3)), "{bits} bits, {index}");
                 assert_eq!(t.fill(), 1.0 / slots as f64, "{bits} bits, {index}");
+                assert_eq!(t.probe(key), None, "{bits} bits, {index}");
+                let mut yielded = Vec::new();
+                t.for_each_entry(0, |k, e| yielded.push((k, e)));
+                assert!(yielded.is_empty(), "{bits} bits, {index}: {yielded:?}");
             }
         }
     }
@@ -2118,6 +2127,53 @@ mod tests {
     /// The unchecked slot access is reached only through slots a probe of the same table
     /// chose; a slot of another table's probe (a larger one, or of the other layout) stores
     /// nothing, where its check bits could have passed for another key's.
+    /// `pair_matches` is true exactly when the pair holds an entry (a bound in word 1:
+    /// `unpack` reads one) whose word 0 is the key's low mixed bits and whose check bits are
+    /// the key's high ones. An empty pair (all zero) matches no key, not even the key whose
+    /// mixed bits are all zero; the entry whose word 1 is the bound alone (check 0, value
+    /// -64, no move, work and generation 0) matches that key.
+    #[test]
+    fn pair_matches_only_an_entry_of_the_key() {
+        let holds = |w0: u64, w1: u64, lo: u64, hi: u64| {
+            unpack(w1).is_some() && w0 == lo && check_of(w1) == hi
+        };
+        assert!(!Table::pair_matches(0, 0, 0, 0));
+        let bare = Entry {
+            value: -VALUE_OFFSET,
+            bound: Bound::Exact,
+            best_move: None,
+            work: 0,
+            generation: 0,
+        };
+        assert!(Table::pair_matches(0, pack(0, &bare), 0, 0));
+        let mut s = 0x9a1f_5eed_0bad_cafe;
+        let (mut empty, mut matched) = (0, 0);
+        for _ in 0..100_000 {
+            let (w0, w1) = (rng(&mut s), rng(&mut s));
+            let r = rng(&mut s);
+            // The key's bits: the pair's own, or one bit off in either word.
+            let lo = if r & 1 == 0 {
+                w0
+            } else {
+                w0 ^ (1 << ((r >> 8) & 63))
+            };
+            let hi = if r & 2 == 0 {
+                check_of(w1)
+            } else {
+                check_of(w1) ^ (1 << ((r >> 16) % u64::from(CHECK_BITS)))
+            };
+            let want = holds(w0, w1, lo, hi);
+            assert_eq!(
+                Table::pair_matches(w0, w1, lo, hi),
+                want,
+                "{w0:x} {w1:x} {lo:x} {hi:x}"
+            );
+            empty += usize::from(unpack(w1).is_none() && w0 == lo && check_of(w1) == hi);
+            matched += usize::from(want);
+        }
+        assert!(empty > 1000 && matched > 1000, "{empty} {matched}");
+    }
+
     #[test]
     fn a_slot_of_another_table_stores_nothing() {
         let big = Table::with_buckets(1 << 10, 40).unwrap();
