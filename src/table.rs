@@ -2124,9 +2124,6 @@ mod tests {
         }
     }
 
-    /// The unchecked slot access is reached only through slots a probe of the same table
-    /// chose; a slot of another table's probe (a larger one, or of the other layout) stores
-    /// nothing, where its check bits could have passed for another key's.
     /// `pair_matches` is true exactly when the pair holds an entry (a bound in word 1:
     /// `unpack` reads one) whose word 0 is the key's low mixed bits and whose check bits are
     /// the key's high ones. An empty pair (all zero) matches no key, not even the key whose
@@ -2174,6 +2171,9 @@ mod tests {
         assert!(empty > 1000 && matched > 1000, "{empty} {matched}");
     }
 
+    /// The unchecked slot access is reached only through slots a probe of the same table
+    /// chose; a slot of another table's probe (a larger one, or of the other layout) stores
+    /// nothing, where its check bits could have passed for another key's.
     #[test]
     fn a_slot_of_another_table_stores_nothing() {
         let big = Table::with_buckets(1 << 10, 40).unwrap();
