@@ -127,19 +127,23 @@ pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
     score as i32
 }
 
-/// [`threat_score`] without bonus for up to `W` moves at once (unused lanes hold 0): the
-/// same arithmetic in lanes, which the compiler turns into vector instructions.
+/// The player to move's winning cells after its move in each column, by column: what
+/// [`threat_score`] counts (without bonus) and what the parity bounds look for, for all the
+/// playable columns at once. The same arithmetic in `W` lanes, which the compiler turns into
+/// vector instructions. A full column's lane holds the position's own winning cells (no
+/// move); callers read the lanes of the moves they have.
 #[inline]
-pub(crate) fn threat_scores<const W: usize, const H: usize, B: Bitboard>(
+pub(crate) fn threats_after_each<const W: usize, const H: usize, B: Bitboard>(
     pos: &Position<W, H, B>,
-    mvs: &[B; W],
-) -> [i32; W] {
+) -> [B; W] {
     let (cur, mask) = (pos.current(), pos.mask());
+    let possible = pos.possible();
     let mut threats = [B::ZERO; W];
-    for (t, &mv) in threats.iter_mut().zip(mvs) {
+    for (col, t) in threats.iter_mut().enumerate() {
+        let mv = possible & Position::<W, H, B>::column_mask(col);
         *t = winning_cells::<W, H, B>(cur | mv, mask | mv);
     }
-    threats.map(|t| t.count_ones() as i32)
+    threats
 }
 
 #[cfg(test)]

@@ -456,8 +456,15 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     /// ([`Position::opponent_winning`]) it was computed from.
     #[inline]
     pub(crate) fn non_losing_moves_and_threats(&self) -> (B, B) {
+        self.non_losing_moves_from(self.opponent_winning())
+    }
+
+    /// [`Position::non_losing_moves_and_threats`] from the opponent's winning cells
+    /// `opp_win` ([`Position::opponent_winning`]), which the caller already has.
+    #[inline]
+    pub(crate) fn non_losing_moves_from(&self, opp_win: B) -> (B, B) {
+        debug_assert!(opp_win == self.opponent_winning());
         let mut possible = self.possible();
-        let opp_win = self.opponent_winning();
         let forced = possible & opp_win;
         if forced != B::ZERO {
             if forced & (forced - B::ONE) != B::ZERO {

@@ -56,7 +56,7 @@
 //! The thresholds live in [`Params`]; BENCHMARKS.md records how they were chosen.
 
 use crate::bitboard::Bitboard;
-use crate::ordering::{column_order, threat_score, threat_scores, MoveList};
+use crate::ordering::{column_order, threat_score, threats_after_each, MoveList};
 use crate::position::{has_four, winning_cells, Position};
 use crate::sync::{AtomicU64, Ordering};
 use crate::table::{Bound, InProgress, Slot, Table};
@@ -247,11 +247,12 @@ impl Ab {
 }
 
 /// What the table stage hands on to the children and store stages.
-struct Probe {
+struct Probe<B> {
     /// The table's move (a column), searched first.
     tt_move: Option<u8>,
-    /// The slot the node's result goes to (nodes that store only).
-    slot: Option<Slot>,
+    /// The slot the node's result goes to, with the node's table key and whether it is the
+    /// mirror image's (nodes that store only; see [`Searcher::table_key`]).
+    slot: Option<(Slot, B, bool)>,
 }
 
 /// What the moves alone say of a node: see `Searcher::by_moves`.
@@ -357,9 +358,16 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     ///    [`Self::child_loop`].
     /// 5. [`Self::store`]: the result, with the kind of bound it is, into the probed slot.
     pub(crate) fn negamax(&mut self, pos: &Position<W, H, B>, alpha: i32, beta: i32) -> i32 {
+        self.node(pos, pos.opponent_winning(), alpha, beta)
+    }
+
+    /// [`Self::negamax`] given the opponent's winning cells `opp_win`, which the parent may
+    /// have computed already (see [`Self::child`]).
+    #[inline(always)]
+    fn node(&mut self, pos: &Position<W, H, B>, opp_win: B, alpha: i32, beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         debug_assert!(!pos.can_win_next());
-        let (next, opp_threats) = pos.non_losing_moves_and_threats();
+        let (next, opp_threats) = pos.non_losing_moves_from(opp_win);
         if let Some(v) = self.settle(pos, next, alpha, beta) {
             return v;
         }
@@ -378,9 +386,10 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         opp_threats: B,
         w: &mut Ab,
     ) -> Result<i32, i32> {
-        self.bounds(pos, next, opp_threats, w)?;
-        let (key, flip) = self.table_key(pos);
+        let mut after = None;
+        self.bounds(pos, next, opp_threats, w, &mut after)?;
         let probe = if self.stores(pos.moves()) {
+            let (key, flip) = self.table_key(pos);
             let probe = self.probe(key, flip, w)?;
             // Near the root, a node the table gives no move also looks for a transposition
             // cut among its children (which are stored there too).
@@ -405,7 +414,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             }
         }
         let start = self.nodes;
-        let mut found = self.children(pos, next, opp_threats, probe.tt_move, w);
+        let mut found = self.children(pos, next, opp_threats, probe.tt_move, w, &mut after);
         if found.cutoff.is_none() && decided.0 > found.best {
             // A child decided by its own stages was the best.
             (found.best, found.best_move) = decided;
@@ -413,7 +422,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         if self.aborted {
             return Ok(0);
         }
-        if let Some(slot) = probe.slot {
+        if let Some((slot, key, flip)) = probe.slot {
             self.store(
                 key,
                 flip,
@@ -470,7 +479,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 .map(|v| -v),
             ByMoves::Open => {
                 let mut w = Ab { alpha, beta };
-                self.bounds(pos, next, opp_threats, &mut w).err()
+                self.bounds(pos, next, opp_threats, &mut w, &mut None).err()
             }
         }
     }
@@ -525,12 +534,13 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         next: B,
         opp_threats: B,
         w: &mut Ab,
+        after: &mut Option<[B; W]>,
     ) -> Result<(), i32> {
         let moves = pos.moves() as i32;
         w.raise(-(Self::CELLS - 2 - moves) / 2)?;
         let mut max = (Self::CELLS - 1 - moves) / 2;
         if self.params.claim_even {
-            self.parity_bounds(pos, next, opp_threats, w, &mut max)?;
+            self.parity_bounds(pos, next, opp_threats, w, &mut max, after)?;
         }
         if self.params.no_four {
             Self::no_four_bounds(pos, w, &mut max)?;
@@ -614,11 +624,23 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         min != 0 && Self::CELLS as u32 - moves >= min
     }
 
+    /// Whether a node of `moves` stones loads its children's buckets ahead of searching them:
+    /// when they will probe the table themselves (not when [`Self::etc`] loads them all
+    /// anyway).
+    #[inline(always)]
+    fn prefetches_children(&self, moves: u32) -> bool {
+        let empty = Self::CELLS as u32 - moves;
+        self.params.prefetch
+            && (self.params.table_every_ply || moves % 2 == 1 || self.every_ply(moves + 1))
+            && empty <= self.params.etc_min_empty
+            && empty > self.params.table_min_empty
+    }
+
     /// Stage 3, nodes that store: the table's entry under the node's key (`flip`: the key is
     /// its mirror image's, see [`Self::table_key`]) narrows the window or decides the node;
     /// its move is searched first. Chooses the slot the node's result goes to.
     #[inline(always)]
-    fn probe(&self, key: B, flip: bool, w: &mut Ab) -> Result<Probe, i32> {
+    fn probe(&self, key: B, flip: bool, w: &mut Ab) -> Result<Probe<B>, i32> {
         let (hit, slot) = self.shared.table.probe_slot(key);
         let tt_move = hit
             .and_then(|e| e.best_move)
@@ -632,7 +654,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         }
         Ok(Probe {
             tt_move,
-            slot: Some(slot),
+            slot: Some((slot, key, flip)),
         })
     }
 
@@ -688,6 +710,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         opp_threats: B,
         tt_move: Option<u8>,
         w: &mut Ab,
+        after: &mut Option<[B; W]>,
     ) -> Found<B> {
         let mut found = Found {
             best: i32::MIN,
@@ -709,7 +732,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             let entered = busy
                 .map(|(b, base)| (b, self.mark(pos, base, first, w)))
                 .filter(|&(b, m)| b.enter(m));
-            let v = -self.negamax(&pos.after(first), -w.beta, -w.alpha);
+            let v = self.child(pos, first, after, w);
             if let Some((b, m)) = entered {
                 b.leave(m);
             }
@@ -721,10 +744,22 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             }
         }
         if found.cutoff.is_none() && !self.aborted {
-            let list = self.order(pos, next & !first, opp_threats, w);
+            let list = self.order(pos, next & !first, opp_threats, w, after);
             // The first child is never put off: someone must search it.
             let keep = usize::from(first == B::ZERO);
-            self.child_loop(pos, list.as_slice(), keep, busy, w, &mut found);
+            let prefetch = self
+                .prefetches_children(pos.moves())
+                .then(|| busy.map_or_else(|| pos.child_base(), |(_, base)| base));
+            self.child_loop(
+                pos,
+                list.as_slice(),
+                keep,
+                busy,
+                prefetch,
+                w,
+                &mut found,
+                after,
+            );
         }
         found
     }
@@ -741,10 +776,16 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
 
     /// Stage 4a: the moves `rest` in the order they are searched. Near the root, by the
     /// threats each makes (forcing moves first when the window asks whether a side wins
-    /// quickly); after, centre first. Starts loading the buckets of children that will probe
-    /// the table.
+    /// quickly); after, centre first.
     #[inline(always)]
-    fn order(&self, pos: &Position<W, H, B>, rest: B, opp_threats: B, w: &Ab) -> MoveList<W, B> {
+    fn order(
+        &self,
+        pos: &Position<W, H, B>,
+        rest: B,
+        opp_threats: B,
+        w: &Ab,
+        after: &mut Option<[B; W]>,
+    ) -> MoveList<W, B> {
         let moves = pos.moves();
         let empty = Self::CELLS as u32 - moves;
         let mut list = MoveList::<W, B>::new();
@@ -757,39 +798,41 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         } else {
             self.params.threat_bonus
         };
-        // Children that will probe the table: start loading their buckets now.
-        let prefetch = self.params.prefetch
-            && (self.params.table_every_ply || moves % 2 == 1 || self.every_ply(moves + 1))
-            && empty <= self.params.etc_min_empty
-            && empty > self.params.table_min_empty;
-        let mut mvs = [B::ZERO; W];
-        let mut n = 0;
+        let plain = (threats && bonus == 0).then(|| Self::after_each(pos, after));
         for &col in Self::ORDER.iter() {
             let mv = rest & Position::<W, H, B>::column_mask(col);
-            if mv != B::ZERO {
-                mvs[n] = mv;
-                n += 1;
+            if mv == B::ZERO {
+                continue;
             }
-        }
-        let scores = if threats && bonus == 0 {
-            threat_scores(pos, &mvs)
-        } else {
-            [0; W]
-        };
-        let base = prefetch.then(|| pos.child_base());
-        for (k, &mv) in mvs[..n].iter().enumerate() {
-            if let Some(base) = base {
-                let key = self.child_table_key(pos, base, mv);
-                self.shared.table.prefetch(key);
-            }
-            let score = if threats && bonus != 0 {
-                threat_score(pos, mv, bonus, opp_threats)
-            } else {
-                scores[k]
+            let score = match plain {
+                Some(t) => t[col].count_ones() as i32,
+                None if threats => threat_score(pos, mv, bonus, opp_threats),
+                None => 0,
             };
             list.push(mv, score);
         }
         list
+    }
+
+    /// The child after `mv`, searched in the window `w` and seen from this node (negated).
+    /// Its opponent's winning cells are ours after `mv`: taken from `after` when a stage
+    /// computed them.
+    #[inline(always)]
+    fn child(&mut self, pos: &Position<W, H, B>, mv: B, after: &Option<[B; W]>, w: &Ab) -> i32 {
+        let child = pos.after(mv);
+        let opp_win = match after {
+            Some(a) => a[Position::<W, H, B>::column_of(mv)],
+            None => child.opponent_winning(),
+        };
+        -self.node(&child, opp_win, -w.beta, -w.alpha)
+    }
+
+    /// The player to move's winning cells after its move in each column
+    /// ([`threats_after_each`]), computed the first time a stage of the node needs them (the
+    /// parity bounds or the threat order) and kept in `after` for the next.
+    #[inline(always)]
+    fn after_each<'t>(pos: &Position<W, H, B>, after: &'t mut Option<[B; W]>) -> &'t [B; W] {
+        after.get_or_insert_with(|| threats_after_each(pos))
     }
 
     /// Stage 4b: searches `list` in order until a child reaches `beta`, recording the best
@@ -798,17 +841,23 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// [`Position::child_base`]) are put off to a second pass, at nodes expected to be
     /// all-nodes when the test guessed them ([`Self::expected_all_nodes`]).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn child_loop(
         &mut self,
         pos: &Position<W, H, B>,
         list: &[B],
         keep: usize,
         busy: Option<(&InProgress, (B, B))>,
+        prefetch: Option<(B, B)>,
         w: &mut Ab,
         found: &mut Found<B>,
+        after: &Option<[B; W]>,
     ) {
         let mut deferred = [B::ZERO; W];
         let (mut n_deferred, mut i, mut second) = (0, 0, false);
+        if let Some(&mv) = list.first() {
+            self.load_child(pos, prefetch, mv);
+        }
         loop {
             let mv = if !second && i < list.len() {
                 list[i]
@@ -836,7 +885,11 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 n_deferred += 1;
                 continue;
             }
-            let v = -self.negamax(&pos.after(mv), -w.beta, -w.alpha);
+            if !second && i < list.len() {
+                // The next child's bucket loads while this one is searched.
+                self.load_child(pos, prefetch, list[i]);
+            }
+            let v = self.child(pos, mv, after, w);
             if let Some((b, m)) = entered {
                 b.leave(m);
             }
@@ -854,6 +907,17 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             if v > w.alpha {
                 w.alpha = v;
             }
+        }
+    }
+
+    /// Starts loading the bucket of the child after `mv` (`base`: the node's
+    /// [`Position::child_base`], when its children probe the table).
+    #[inline(always)]
+    fn load_child(&self, pos: &Position<W, H, B>, base: Option<(B, B)>, mv: B) {
+        if let Some(base) = base {
+            self.shared
+                .table
+                .prefetch(self.child_table_key(pos, base, mv));
         }
     }
 
@@ -906,6 +970,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         opp_threats: B,
         w: &mut Ab,
         max: &mut i32,
+        after: &mut Option<[B; W]>,
     ) -> Result<(), i32> {
         let beta = w.beta;
         let moves = pos.moves() as i32;
@@ -933,11 +998,11 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                     & Position::<W, H, B>::leader_rows()
                     != B::ZERO
             {
-                let mut rest = next;
-                while rest != B::ZERO {
-                    let mv = rest & rest.wrapping_neg();
-                    rest ^= mv;
-                    let threats = winning_cells::<W, H, B>(cur | mv, mask | mv);
+                for (col, &threats) in Self::after_each(pos, after).iter().enumerate() {
+                    let mv = next & Position::<W, H, B>::column_mask(col);
+                    if mv == B::ZERO {
+                        continue;
+                    }
                     if let Some(b) = odd_threat_bound::<W, H, B>(cur ^ mask, threats, mask | mv) {
                         w.raise(b)?;
                     }
@@ -959,7 +1024,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 if self.params.claim_even_general || odd & odd.wrapping_sub(B::ONE) == B::ZERO {
                     // Any move will do: one in a column with an even number of empty cells
                     // makes that column odd, and the count of odd columns even again.
-                    let mut rest = if self.params.claim_even_general {
+                    let tried = if self.params.claim_even_general {
                         next
                     } else {
                         odd & next
@@ -970,14 +1035,13 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                         & !next
                         & Position::<W, H, B>::follower_rows()
                         != B::ZERO;
-                    while rest != B::ZERO {
-                        let mv = rest & rest.wrapping_neg();
-                        rest ^= mv;
-                        let threats = if mover_threats {
-                            winning_cells::<W, H, B>(cur | mv, mask | mv)
-                        } else {
-                            B::ZERO
-                        };
+                    let after = mover_threats.then(|| Self::after_each(pos, after));
+                    for col in 0..W {
+                        let mv = tried & Position::<W, H, B>::column_mask(col);
+                        if mv == B::ZERO {
+                            continue;
+                        }
+                        let threats = after.map_or(B::ZERO, |a| a[col]);
                         if let Some(b) =
                             follow_up_bound::<W, H, B>(cur ^ mask, cur | mv, threats, mask | mv)
                         {
