@@ -408,7 +408,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         let mut next = next;
         let mut decided = (i32::MIN, B::ZERO);
         if Self::CELLS as u32 - pos.moves() <= self.params.static_children_empty {
-            decided = self.static_children(pos, &mut next, w)?;
+            decided = self.static_children(pos, &mut next, w, &mut after)?;
             if next == B::ZERO {
                 return Err(decided.0);
             }
@@ -447,13 +447,16 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         pos: &Position<W, H, B>,
         next: &mut B,
         w: &mut Ab,
+        after: &mut Option<[B; W]>,
     ) -> Result<(i32, B), i32> {
         let mut best = (i32::MIN, B::ZERO);
-        let mut rest = *next;
-        while rest != B::ZERO {
-            let mv = rest & rest.wrapping_neg();
-            rest ^= mv;
-            if let Some(v) = self.static_value(&pos.after(mv), -w.beta, -w.alpha) {
+        let lanes = Self::after_each(pos, after);
+        for (col, &opp_win) in lanes.iter().enumerate() {
+            let mv = *next & Position::<W, H, B>::column_mask(col);
+            if mv == B::ZERO {
+                continue;
+            }
+            if let Some(v) = self.static_value(&pos.after(mv), opp_win, -w.beta, -w.alpha) {
                 let v = -v;
                 if v >= w.beta {
                     return Err(v);
@@ -470,13 +473,22 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
 
     /// What [`Self::negamax`] returns for `pos` in the window `(alpha, beta)` when its
     /// stages 1 and 2 decide it (following a forced line), else `None`. Counts no node.
-    fn static_value(&self, pos: &Position<W, H, B>, alpha: i32, beta: i32) -> Option<i32> {
-        let (next, opp_threats) = pos.non_losing_moves_and_threats();
+    /// `opp_win`: the opponent's winning cells ([`Position::opponent_winning`]).
+    fn static_value(
+        &self,
+        pos: &Position<W, H, B>,
+        opp_win: B,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        let (next, opp_threats) = pos.non_losing_moves_from(opp_win);
         match Self::by_moves(pos, next) {
             ByMoves::Decided(v) => Some(v),
-            ByMoves::Forced => self
-                .static_value(&pos.after(next), -beta, -alpha)
-                .map(|v| -v),
+            ByMoves::Forced => {
+                let child = pos.after(next);
+                self.static_value(&child, child.opponent_winning(), -beta, -alpha)
+                    .map(|v| -v)
+            }
             ByMoves::Open => {
                 let mut w = Ab { alpha, beta };
                 self.bounds(pos, next, opp_threats, &mut w, &mut None).err()
@@ -1718,24 +1730,30 @@ mod tests {
                     let mut w = window;
                     // No bound but the parity ones: `max` is theirs alone.
                     let mut max = i32::MAX;
-                    let decided =
-                        match searcher.parity_bounds(&p, next, opp_threats, &mut w, &mut max) {
-                            Err(v) => {
-                                assert!(
-                                    v >= window.beta && score >= v,
-                                    "{p:?} {window:?}: {v}, score {score}"
-                                );
-                                Some(true)
-                            }
-                            Ok(()) => {
-                                // Any bound it proved holds.
-                                assert!(
-                                    score <= max && (w.alpha == alpha || score >= w.alpha),
-                                    "{p:?} {window:?}: max {max}, {w:?}, score {score}"
-                                );
-                                (max <= alpha).then_some(false)
-                            }
-                        };
+                    let decided = match searcher.parity_bounds(
+                        &p,
+                        next,
+                        opp_threats,
+                        &mut w,
+                        &mut max,
+                        &mut None,
+                    ) {
+                        Err(v) => {
+                            assert!(
+                                v >= window.beta && score >= v,
+                                "{p:?} {window:?}: {v}, score {score}"
+                            );
+                            Some(true)
+                        }
+                        Ok(()) => {
+                            // Any bound it proved holds.
+                            assert!(
+                                score <= max && (w.alpha == alpha || score >= w.alpha),
+                                "{p:?} {window:?}: max {max}, {w:?}, score {score}"
+                            );
+                            (max <= alpha).then_some(false)
+                        }
+                    };
                     // It decides the node exactly when one of its bounds does.
                     let want = decisive(&p, window, *general);
                     assert_eq!(
