@@ -57,7 +57,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::ordering::{column_order, threat_score, threats_after_each, MoveList};
-use crate::position::{has_four, winning_cells, Position};
+use crate::position::{has_four, Position};
 use crate::sync::{AtomicU64, Ordering};
 use crate::table::{Bound, InProgress, Slot, Table};
 use crate::StopFlag;
@@ -865,11 +865,25 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         found: &mut Found<B>,
         after: &Option<[B; W]>,
     ) {
-        let mut deferred = [B::ZERO; W];
-        let (mut n_deferred, mut i, mut second) = (0, 0, false);
         if let Some(&mv) = list.first() {
             self.load_child(pos, prefetch, mv);
         }
+        if busy.is_none() {
+            // No marks (one thread, or below `defer_below`): the list in order.
+            for (i, &mv) in list.iter().enumerate() {
+                if let Some(&later) = list.get(i + 1) {
+                    // The next child's bucket loads while this one is searched.
+                    self.load_child(pos, prefetch, later);
+                }
+                let v = self.child(pos, mv, after, w);
+                if self.aborted || Self::record(found, w, v, mv) {
+                    return;
+                }
+            }
+            return;
+        }
+        let mut deferred = [B::ZERO; W];
+        let (mut n_deferred, mut i, mut second) = (0, 0, false);
         loop {
             let mv = if !second && i < list.len() {
                 list[i]
@@ -905,21 +919,28 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             if let Some((b, m)) = entered {
                 b.leave(m);
             }
-            if self.aborted {
+            if self.aborted || Self::record(found, w, v, mv) {
                 break;
-            }
-            if v > found.best {
-                found.best = v;
-                found.best_move = mv;
-            }
-            if v >= w.beta {
-                found.cutoff = Some(v);
-                break;
-            }
-            if v > w.alpha {
-                w.alpha = v;
             }
         }
+    }
+
+    /// Records the score `v` of the child after `mv` in `found` and the window: true at a
+    /// cutoff (`v >= beta`).
+    #[inline(always)]
+    fn record(found: &mut Found<B>, w: &mut Ab, v: i32, mv: B) -> bool {
+        if v > found.best {
+            found.best = v;
+            found.best_move = mv;
+        }
+        if v >= w.beta {
+            found.cutoff = Some(v);
+            return true;
+        }
+        if v > w.alpha {
+            w.alpha = v;
+        }
+        false
     }
 
     /// Starts loading the bucket of the child after `mv` (`base`: the node's
@@ -1000,16 +1021,9 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                     *max = (*max).min(b);
                 }
             }
-            // After one of our moves the opponent may be in zugzwang. Only a move that
-            // leaves us a threat on a leader's row can put it there; the threats after
-            // any of them are among those with all of them played.
-            if self.params.odd_threat_ahead
-                && beta < reach
-                && winning_cells::<W, H, B>(cur | next, mask)
-                    & !next
-                    & Position::<W, H, B>::leader_rows()
-                    != B::ZERO
-            {
+            // After one of our moves the opponent may be in zugzwang: our threats after each
+            // move (computed for all the moves at once, and kept for the move order).
+            if self.params.odd_threat_ahead && beta < reach {
                 for (col, &threats) in Self::after_each(pos, after).iter().enumerate() {
                     let mv = next & Position::<W, H, B>::column_mask(col);
                     if mv == B::ZERO {
@@ -1041,19 +1055,13 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                     } else {
                         odd & next
                     };
-                    // Our threats on the follower's rows after any one move are among those
-                    // with all of them played.
-                    let mover_threats = winning_cells::<W, H, B>(cur | next, mask)
-                        & !next
-                        & Position::<W, H, B>::follower_rows()
-                        != B::ZERO;
-                    let after = mover_threats.then(|| Self::after_each(pos, after));
-                    for col in 0..W {
+                    // Our threats after each move (computed for all the moves at once, and
+                    // kept for the move order).
+                    for (col, &threats) in Self::after_each(pos, after).iter().enumerate() {
                         let mv = tried & Position::<W, H, B>::column_mask(col);
                         if mv == B::ZERO {
                             continue;
                         }
-                        let threats = after.map_or(B::ZERO, |a| a[col]);
                         if let Some(b) =
                             follow_up_bound::<W, H, B>(cur ^ mask, cur | mv, threats, mask | mv)
                         {
@@ -1381,7 +1389,7 @@ fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::xorshift;
+    use crate::position::{winning_cells, xorshift};
 
     /// The oracle of the bound tests: the search without any parity or no-four bound and
     /// without the static look at the children (itself checked against plain minimax by the
