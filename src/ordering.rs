@@ -139,12 +139,27 @@ pub(crate) fn threats_after_each<const W: usize, const H: usize, B: Bitboard>(
     let (cur, mask) = (pos.current(), pos.mask());
     let possible = pos.possible();
     let mut threats = [B::ZERO; W];
-    for (col, t) in threats.iter_mut().enumerate() {
-        let mv = possible & Position::<W, H, B>::column_mask(col);
-        *t = winning_cells::<W, H, B>(cur | mv, mask | mv);
+    // Eight columns at a time (a full vector of 64-bit words), the lanes past the board's
+    // last column playing no move.
+    for first in (0..W).step_by(LANES) {
+        let mut lanes = [B::ZERO; LANES];
+        for (k, t) in lanes.iter_mut().enumerate() {
+            let col = first + k;
+            let mv = if col < W {
+                possible & Position::<W, H, B>::column_mask(col)
+            } else {
+                B::ZERO
+            };
+            *t = winning_cells::<W, H, B>(cur | mv, mask | mv);
+        }
+        let n = LANES.min(W - first);
+        threats[first..first + n].copy_from_slice(&lanes[..n]);
     }
     threats
 }
+
+/// Columns computed together by [`threats_after_each`].
+const LANES: usize = 8;
 
 #[cfg(test)]
 mod tests {
