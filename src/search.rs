@@ -865,16 +865,14 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         found: &mut Found<B>,
         after: &Option<[B; W]>,
     ) {
-        if let Some(&mv) = list.first() {
+        // Every child's bucket starts loading before the first is searched, so that the
+        // misses overlap.
+        for &mv in list {
             self.load_child(pos, prefetch, mv);
         }
         if busy.is_none() {
             // No marks (one thread, or below `defer_below`): the list in order.
-            for (i, &mv) in list.iter().enumerate() {
-                if let Some(&later) = list.get(i + 1) {
-                    // The next child's bucket loads while this one is searched.
-                    self.load_child(pos, prefetch, later);
-                }
+            for &mv in list {
                 let v = self.child(pos, mv, after, w);
                 if self.aborted || Self::record(found, w, v, mv) {
                     return;
@@ -910,10 +908,6 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 deferred[n_deferred] = mv;
                 n_deferred += 1;
                 continue;
-            }
-            if !second && i < list.len() {
-                // The next child's bucket loads while this one is searched.
-                self.load_child(pos, prefetch, list[i]);
             }
             let v = self.child(pos, mv, after, w);
             if let Some((b, m)) = entered {
