@@ -756,7 +756,10 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             }
         }
         if found.cutoff.is_none() && !self.aborted {
-            let list = self.order(pos, next & !first, opp_threats, w, after);
+            // Filled in place: a list returned by value was copied with wide loads that
+            // waited on its narrow stores.
+            let mut list = MoveList::<W, B>::new();
+            self.order(pos, next & !first, opp_threats, w, after, &mut list);
             // The first child is never put off: someone must search it.
             let keep = usize::from(first == B::ZERO);
             let prefetch = self
@@ -786,7 +789,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         (key ^ (w.beta as i64 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1
     }
 
-    /// Stage 4a: the moves `rest` in the order they are searched. Near the root, by the
+    /// Stage 4a: the moves `rest` into `list`, in the order they are searched. Near the root, by the
     /// threats each makes (forcing moves first when the window asks whether a side wins
     /// quickly); after, centre first.
     #[inline(always)]
@@ -797,10 +800,10 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         opp_threats: B,
         w: &Ab,
         after: &mut Option<[B; W]>,
-    ) -> MoveList<W, B> {
+        list: &mut MoveList<W, B>,
+    ) {
         let moves = pos.moves();
         let empty = Self::CELLS as u32 - moves;
-        let mut list = MoveList::<W, B>::new();
         let threats = empty > self.params.threat_order_min_empty;
         // A window far from 0 asks whether a side wins quickly: forcing moves (threats the
         // opponent must answer at once) then come first.
@@ -823,7 +826,6 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             };
             list.push(mv, score);
         }
-        list
     }
 
     /// The child after `mv`, searched in the window `w` and seen from this node (negated).
