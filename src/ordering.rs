@@ -84,7 +84,8 @@ impl<const W: usize, B: Bitboard> MoveList<W, B> {
 pub(crate) const LOW_THREAT_WEIGHTS: [u32; 3] = [3, 12, 5];
 
 /// The threat score of playing `mv` for the player to move: how many empty cells would then
-/// complete a four for them, plus (per `bonus`, a bit set) bit 0: the threats on rows of the
+/// complete a four for them (`threats`, their winning cells after `mv`, from
+/// [`threats_after_each`]), plus (per `bonus`, a bit set) bit 0: the threats on rows of the
 /// mover's parity again (odd rows counted from 1 for the first player, even rows for the
 /// second: the rows Allis' zugzwang rules favour), bit 1: the threats playable at once
 /// again (the opponent must answer them). Bit 2 replaces the count by weighted low threats
@@ -96,11 +97,12 @@ pub(crate) const LOW_THREAT_WEIGHTS: [u32; 3] = [3, 12, 5];
 pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
     pos: &Position<W, H, B>,
     mv: B,
+    threats: B,
     bonus: u32,
     opp_threats: B,
 ) -> i32 {
+    debug_assert!(threats == winning_cells::<W, H, B>(pos.current() | mv, pos.mask() | mv));
     let mask = pos.mask() | mv;
-    let threats = winning_cells::<W, H, B>(pos.current() | mv, mask);
     let mut score = if bonus & 4 != 0 {
         let useful = threats & !(opp_threats << 1);
         let board = Position::<W, H, B>::board();

@@ -813,15 +813,15 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         } else {
             self.params.threat_bonus
         };
-        let plain = (threats && bonus == 0).then(|| Self::after_each(pos, after));
+        let lanes = threats.then(|| Self::after_each(pos, after));
         for &col in Self::ORDER.iter() {
             let mv = rest & Position::<W, H, B>::column_mask(col);
             if mv == B::ZERO {
                 continue;
             }
-            let score = match plain {
-                Some(t) => t[col].count_ones() as i32,
-                None if threats => threat_score(pos, mv, bonus, opp_threats),
+            let score = match lanes {
+                Some(t) if bonus == 0 => t[col].count_ones() as i32,
+                Some(t) => threat_score(pos, mv, t[col], bonus, opp_threats),
                 None => 0,
             };
             list.push(mv, score);
