@@ -142,10 +142,16 @@ pub(crate) fn threats_after_each<const W: usize, const H: usize, B: Bitboard>(
     let possible = pos.possible();
     let mut threats = [B::ZERO; W];
     // Eight columns at a time (a full vector of 64-bit words), the lanes past the board's
-    // last column playing no move.
+    // last column playing no move. 128-bit words have no such vector: only the columns
+    // there are.
     for first in (0..W).step_by(LANES) {
+        let used = if B::BITS <= 64 {
+            LANES
+        } else {
+            LANES.min(W - first)
+        };
         let mut lanes = [B::ZERO; LANES];
-        for (k, t) in lanes.iter_mut().enumerate() {
+        for (k, t) in lanes.iter_mut().enumerate().take(used) {
             let col = first + k;
             let mv = if col < W {
                 possible & Position::<W, H, B>::column_mask(col)
