@@ -1690,7 +1690,7 @@ mod tests {
         // not lose at once, and more than two empty cells.
         let searched = |p: &Position<W, H>| {
             let next = p.non_losing_moves();
-            !p.can_win_next() && next & (next - 1) != 0 && p.moves() + 2 < cells
+            !p.can_win_next() && next.count_ones() >= 2 && p.moves() + 2 < cells
         };
         let odd = random_positions::<W, H>(seed, 5, 6, count / 2, searched);
         let even = random_positions(seed, 6, 6, count / 2, searched);
