@@ -131,9 +131,11 @@ pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
 
 /// The player to move's winning cells after its move in each column, by column: what
 /// [`threat_score`] counts (without bonus) and what the parity bounds look for, for all the
-/// playable columns at once. The same arithmetic in `W` lanes, which the compiler turns into
-/// vector instructions. A full column's lane holds the position's own winning cells (no
-/// move); callers read the lanes of the moves they have.
+/// playable columns at once: the same arithmetic in lanes of eight columns, which the
+/// compiler turns into one 512-bit vector of 64-bit words where the CPU has them (with seven
+/// lanes it split the array into pieces and shuffled between them: BENCHMARKS.md, "Twelfth
+/// round"). A full column's lane holds the position's own winning cells (no move); callers
+/// read the lanes of the moves they have.
 #[inline]
 pub(crate) fn threats_after_each<const W: usize, const H: usize, B: Bitboard>(
     pos: &Position<W, H, B>,

@@ -789,9 +789,9 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         (key ^ (w.beta as i64 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1
     }
 
-    /// Stage 4a: the moves `rest` into `list`, in the order they are searched. Near the root, by the
-    /// threats each makes (forcing moves first when the window asks whether a side wins
-    /// quickly); after, centre first.
+    /// Stage 4a: the moves `rest` into `list`, in the order they are searched. Near the root,
+    /// by the threats each makes (forcing moves first when the window asks whether a side
+    /// wins quickly); after, centre first.
     #[inline(always)]
     fn order(
         &self,
@@ -850,7 +850,10 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     }
 
     /// Stage 4b: searches `list` in order until a child reaches `beta`, recording the best
-    /// in `found`. Children after the first `keep` that another thread is searching with the
+    /// in `found`; every child's bucket starts loading first when `prefetch` holds the node's
+    /// [`Position::child_base`] ([`Self::prefetches_children`]). The opponent's winning
+    /// cells of each child come from `after` when a stage computed them. With marks (`busy`),
+    /// children after the first `keep` that another thread is searching with the
     /// same window (marked in `busy`, whose second half is the node's
     /// [`Position::child_base`]) are put off to a second pass, at nodes expected to be
     /// all-nodes when the test guessed them ([`Self::expected_all_nodes`]).
