@@ -1142,6 +1142,12 @@ mod storage {
             self.len
         }
 
+        /// Whether the memory is a mapping of its own from the OS, not the allocator's.
+        #[cfg(test)]
+        pub(super) fn mapped(&self) -> bool {
+            self.mapped
+        }
+
         /// Word `i` of a one-word table; panics when there is no such word. The checked
         /// access, for every path but the probe and store path (`fill`, `for_each_entry`).
         #[inline]
@@ -1421,7 +1427,12 @@ mod tests {
         let mib = (mem >> 20) as usize + 1;
         if mib <= MAX_MIB {
             let e = Table::new(mib, 49).unwrap_err();
-            assert!(e.to_string().contains("memory"), "{e}");
+            // Refused by the check of its size, not by the OS when asked for the memory.
+            let want = format!("a table of {mib} MiB");
+            assert!(
+                e.to_string().contains(&want) && e.to_string().contains("the machine has"),
+                "{e}"
+            );
         }
     }
 
@@ -1689,6 +1700,46 @@ mod tests {
         }
         assert!(b.probe(0u64).is_none() && b.probe(1u64).is_none());
         assert_eq!(b.probe(5u64).unwrap().value, -3);
+    }
+
+    /// A table of `n` MiB is `n` MiB of buckets, each one 64-byte cache line (the module
+    /// docs), all of them slots; it keeps the key width it was made for, and `Debug` names
+    /// the three facts. `with_buckets` makes exactly the buckets asked for.
+    #[test]
+    fn a_table_has_the_size_and_key_width_asked_for() {
+        for (mib, bits) in [(1usize, 49u32), (3, 49), (1, 100), (2, 64)] {
+            let t = Table::new(mib, bits).unwrap();
+            let buckets = (mib << 20) / 64;
+            assert_eq!(t.bytes(), mib << 20, "{mib} MiB");
+            assert_eq!(t.buckets(), buckets, "{mib} MiB");
+            assert_eq!(t.slots.len() * 8, mib << 20, "{mib} MiB");
+            assert_eq!(t.key_bits(), bits);
+            assert_eq!(
+                format!("{t:?}"),
+                format!(
+                    "Table {{ buckets: {buckets}, key_bits: {bits}, layout: {:?} }}",
+                    t.layout()
+                )
+            );
+        }
+        let t = Table::with_buckets(5, 20).unwrap();
+        assert_eq!((t.buckets(), t.bytes(), t.key_bits()), (5, 5 * 64, 20));
+        assert_eq!(t.slots.len() * 8, 5 * 64);
+    }
+
+    /// On Unix a table's memory is a mapping of its own, zeroed pages straight from the OS
+    /// (the storage module's docs: huge pages are asked for on it), not the allocator's
+    /// fallback; so it starts on a page boundary.
+    #[cfg(unix)]
+    #[test]
+    fn a_table_is_pages_mapped_from_the_os() {
+        // SAFETY: `sysconf` reads a system constant; it has no preconditions.
+        let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+        for bits in [49u32, 100] {
+            let t = Table::new(1, bits).unwrap();
+            assert!(t.slots.mapped(), "{bits} bits");
+            assert_eq!(t.id() % page, 0, "{bits} bits");
+        }
     }
 
     /// `fill` counts used slots of either layout (16-byte slots as one) and `clear` empties
