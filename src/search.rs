@@ -140,6 +140,9 @@ pub struct Params {
     /// are all-nodes, and put off busy children only there (see
     /// `Searcher::expected_all_nodes`).
     pub guess_node_types: bool,
+    /// Nodes with at most this many empty cells use the near table of the solver's table
+    /// ([`Table::with_near`]; the main table itself when it was not split). 0: never.
+    pub near_empty: u32,
 }
 
 impl Default for Params {
@@ -168,6 +171,7 @@ impl Default for Params {
             dead_stones: false,
             no_four: true,
             guess_node_types: true,
+            near_empty: 12,
         }
     }
 }
@@ -208,6 +212,10 @@ pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64
     /// The bounds shared by the threads of the solve and the current test's `med`, while
     /// the guess may change: a bound another thread proves is read at the next poll.
     question: Option<(&'a Mutex<Window>, i32)>,
+    /// The table's near table ([`Table::near`]): the table of the nodes of at least
+    /// `near_from` stones.
+    near: &'a Table,
+    near_from: u32,
     _word: std::marker::PhantomData<B>,
 }
 
@@ -287,6 +295,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     const ORDER: [usize; W] = column_order::<W>();
 
     pub(crate) fn new(shared: Shared<'a>, params: Params, thread: usize) -> Self {
+        let table = shared.table;
         Searcher {
             shared,
             params,
@@ -296,6 +305,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             root_moves: 0,
             all_parity: None,
             question: None,
+            near: table.near(),
+            near_from: (Self::CELLS as u32).saturating_sub(params.near_empty),
             _word: std::marker::PhantomData,
         }
     }
@@ -390,7 +401,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         self.bounds(pos, next, opp_threats, w, &mut after)?;
         let probe = if self.stores(pos.moves()) {
             let (key, flip) = self.table_key(pos);
-            let probe = self.probe(key, flip, w)?;
+            let probe = self.probe(self.tt(pos.moves()), key, flip, w)?;
             // Near the root, a node the table gives no move also looks for a transposition
             // cut among its children (which are stored there too).
             if probe.tt_move.is_none() && self.every_ply(pos.moves()) {
@@ -424,6 +435,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         }
         if let Some((slot, key, flip)) = probe.slot {
             self.store(
+                self.tt(pos.moves()),
                 key,
                 flip,
                 slot,
@@ -628,6 +640,17 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             && empty >= self.params.table_min_empty
     }
 
+    /// The table of a node of `moves` stones: the near table ([`Table::near`]) from
+    /// `Params::near_empty` empty cells on, the main one before.
+    #[inline(always)]
+    fn tt(&self, moves: u32) -> &'a Table {
+        if moves >= self.near_from {
+            self.near
+        } else {
+            self.shared.table
+        }
+    }
+
     /// Whether a node of `moves` stones is near enough to the root to use the table on every
     /// ply (see `Params::every_ply_min_empty`).
     #[inline(always)]
@@ -652,8 +675,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// its mirror image's, see [`Self::table_key`]) narrows the window or decides the node;
     /// its move is searched first. Chooses the slot the node's result goes to.
     #[inline(always)]
-    fn probe(&self, key: B, flip: bool, w: &mut Ab) -> Result<Probe<B>, i32> {
-        let (hit, slot) = self.shared.table.probe_slot(key);
+    fn probe(&self, tt: &Table, key: B, flip: bool, w: &mut Ab) -> Result<Probe<B>, i32> {
+        let (hit, slot) = tt.probe_slot(key);
         let tt_move = hit
             .and_then(|e| e.best_move)
             .map(|c| Self::flip_column(c, flip));
@@ -685,7 +708,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// negation. Every child's bucket is loaded at once first, so that the misses overlap.
     #[inline(always)]
     fn probe_children(&self, pos: &Position<W, H, B>, next: B, w: &mut Ab) -> Result<(), i32> {
-        let tt = self.shared.table;
+        let tt = self.tt(pos.moves() + 1);
         let base = pos.child_base();
         if self.params.prefetch {
             let mut rest = next;
@@ -947,8 +970,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     #[inline(always)]
     fn load_child(&self, pos: &Position<W, H, B>, base: Option<(B, B)>, mv: B) {
         if let Some(base) = base {
-            self.shared
-                .table
+            self.tt(pos.moves() + 1)
                 .prefetch(self.child_table_key(pos, base, mv));
         }
     }
@@ -962,6 +984,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     #[allow(clippy::too_many_arguments)]
     fn store(
         &self,
+        tt: &Table,
         key: B,
         flip: bool,
         slot: Slot,
@@ -981,7 +1004,6 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             .map(|m| Position::<W, H, B>::column_of(m) as u8)
             .or(tt_move)
             .map(|c| Self::flip_column(c, flip));
-        let tt = self.shared.table;
         if work < self.params.rescan_work {
             tt.store_at(slot, value, bound, mv, work);
         } else {

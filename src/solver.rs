@@ -338,7 +338,12 @@ impl SolverBuilder {
                 ),
             });
         }
-        let table = Table::new(self.table_mib, key_bits(W, H))?;
+        // The nodes near the end get a table of their own when the search uses one.
+        let table = if self.params.near_empty > 0 {
+            Table::with_near(self.table_mib, key_bits(W, H))?
+        } else {
+            Table::new(self.table_mib, key_bits(W, H))?
+        };
         Ok(Solver {
             table,
             threads: self.threads,

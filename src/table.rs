@@ -159,6 +159,13 @@ pub const MAX_WORK: u32 = (1 << WORK_BITS) - 1;
 pub const GENERATIONS: u32 = 1 << GEN_BITS;
 /// Largest table accepted, in MiB (1 TiB).
 pub const MAX_MIB: usize = 1 << 20;
+/// The size of the near table of a split table ([`Table::with_near`]): a core's L2 cache
+/// on the machines measured.
+pub const NEAR_MIB: usize = 1;
+/// The smallest table [`Table::with_near`] splits: below it the main part would lose too
+/// large a share.
+pub const NEAR_FROM_MIB: usize = 16;
+const NEAR_BUCKETS: usize = (NEAR_MIB << 20) / BUCKET_BYTES;
 
 const fn field(bits: u32) -> u64 {
     (1u64 << bits) - 1
@@ -446,6 +453,9 @@ pub struct Table {
     key_bits: u32,
     generation: AtomicU32,
     two_word: bool,
+    /// The small table of the nodes near the end of the game, if this one was split
+    /// ([`Table::with_near`]).
+    near: Option<Box<Table>>,
 }
 
 impl fmt::Debug for Table {
@@ -454,6 +464,7 @@ impl fmt::Debug for Table {
             .field("buckets", &self.buckets)
             .field("key_bits", &self.key_bits)
             .field("layout", &self.layout())
+            .field("near", &self.near)
             .finish()
     }
 }
@@ -483,6 +494,31 @@ impl Table {
             msg: format!("table size {mib} MiB does not fit the address space"),
         })?;
         Self::with_buckets(bytes / BUCKET_BYTES, key_bits)
+    }
+
+    /// A table of `mib` MiB in all, as [`Table::new`], of which [`NEAR_MIB`] go to a small
+    /// table of its own ([`Table::near`]) when `mib` is at least [`NEAR_FROM_MIB`] and that
+    /// size can identify the keys; else the same as [`Table::new`].
+    ///
+    /// The search keeps the nodes near the end of the game there (`Params::near_empty`):
+    /// they are most of the nodes and each lives briefly, and a table the size of a core's
+    /// L2 cache answers them faster than the main table's far larger memory, whose
+    /// entries near the root stay for the whole solve (BENCHMARKS.md, "Thirteenth round").
+    /// Each part is a table of its own, exact by the rule of the module docs.
+    pub fn with_near(mib: usize, key_bits: u32) -> Result<Table, TableError> {
+        if mib < NEAR_FROM_MIB || Self::layout_for(NEAR_BUCKETS, key_bits).is_err() {
+            return Self::new(mib, key_bits);
+        }
+        let mut main = Self::new(mib - NEAR_MIB, key_bits)?;
+        main.near = Some(Box::new(Self::new(NEAR_MIB, key_bits)?));
+        Ok(main)
+    }
+
+    /// The small table of the nodes near the end ([`Table::with_near`]), or this table
+    /// itself when it was not split.
+    #[inline(always)]
+    pub fn near(&self) -> &Table {
+        self.near.as_deref().unwrap_or(self)
     }
 
     /// The slot layout a table of `buckets` buckets gets for keys of `key_bits` bits, or why
@@ -531,6 +567,7 @@ impl Table {
             key_bits,
             generation: AtomicU32::new(0),
             two_word: layout == Layout::TwoWord,
+            near: None,
         })
     }
 
@@ -548,9 +585,9 @@ impl Table {
         self.buckets
     }
 
-    /// Size in bytes.
+    /// Size in bytes, the near table's ([`Table::with_near`]) included.
     pub fn bytes(&self) -> usize {
-        self.buckets * BUCKET_BYTES
+        self.buckets * BUCKET_BYTES + self.near.as_ref().map_or(0, |n| n.bytes())
     }
 
     /// Width of the keys this table identifies exactly.
@@ -572,6 +609,9 @@ impl Table {
     pub fn new_generation(&self) {
         // ORDERING: Relaxed, see `generation`.
         self.generation.fetch_add(1, Ordering::Relaxed);
+        if let Some(near) = &self.near {
+            near.new_generation();
+        }
     }
 
     /// The first word of the bucket of `key` (one-word layout) and its check bits.
@@ -887,9 +927,12 @@ impl Table {
         used as f64 / n as f64
     }
 
-    /// Empties the table, on all the cores rayon has.
+    /// Empties the table (and its near table), on all the cores rayon has.
     pub fn clear(&self) {
         self.slots.clear();
+        if let Some(near) = &self.near {
+            near.clear();
+        }
     }
 
     // Checkpoints (`crate::checkpoint`): reading every entry with its full key, and storing

@@ -92,6 +92,7 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "dead_stones" => p.dead_stones = b()?,
             "no_four" => p.no_four = b()?,
             "guess_node_types" => p.guess_node_types = b()?,
+            "near_empty" => p.near_empty = n()?,
             _ => return Err(format!("--param: unknown parameter {name}")),
         }
     }
