@@ -121,6 +121,16 @@
 //! holds its key, else an empty slot, else the slot of least worth: an entry of an older
 //! generation is worth less than any entry of the current one, and within a generation the
 //! entry with the least work goes first.
+//!
+//! # The near table
+//!
+//! [`Table::with_near`] (what a solver builds) gives [`NEAR_MIB`] of the size asked for to a
+//! second, small table, [`Table::near`], for the nodes with few empty cells. Those are most
+//! of a search's nodes, each is needed only briefly, and one core's L2 cache holds that
+//! table, while the main table's memory is far larger than the caches: the search's
+//! stalls on the first word of a bucket are shorter there. It is a table like any other,
+//! exact by its own layout (a size that cannot identify the keys is not split off), and
+//! cleared and aged with the main one.
 
 use crate::bitboard::Bitboard;
 use crate::sync::{AtomicU128, AtomicU32, AtomicU64, Ordering};
@@ -460,12 +470,14 @@ pub struct Table {
 
 impl fmt::Debug for Table {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Table")
-            .field("buckets", &self.buckets)
+        let mut d = f.debug_struct("Table");
+        d.field("buckets", &self.buckets)
             .field("key_bits", &self.key_bits)
-            .field("layout", &self.layout())
-            .field("near", &self.near)
-            .finish()
+            .field("layout", &self.layout());
+        if let Some(near) = &self.near {
+            d.field("near", near);
+        }
+        d.finish()
     }
 }
 
@@ -1554,6 +1566,7 @@ mod tests {
                 key_bits: bits,
                 generation: AtomicU32::new(0),
                 two_word: true,
+                near: None,
             };
             let index_bits = usize::BITS - 1 - buckets.leading_zeros();
             let c = bits - index_bits;
@@ -1768,6 +1781,40 @@ mod tests {
         let t = Table::with_buckets(5, 20).unwrap();
         assert_eq!((t.buckets(), t.bytes(), t.key_bits()), (5, 5 * 64, 20));
         assert_eq!(t.slots.len() * 8, 5 * 64);
+    }
+
+    /// `with_near` splits a table of at least `NEAR_FROM_MIB` into a main part and a near
+    /// table of `NEAR_MIB`, the whole keeping the size asked for; smaller tables, and keys a
+    /// near table that small cannot identify, are not split. The parts are two tables (an
+    /// entry of one is not found in the other), and clearing or a new generation reaches
+    /// both.
+    #[test]
+    fn a_split_table_keeps_its_size_and_clears_both_parts() {
+        let t = Table::with_near(16, 49).unwrap();
+        let near = t.near();
+        assert!(!std::ptr::eq(near, &t));
+        assert_eq!(t.bytes(), 16 << 20);
+        assert_eq!((near.bytes(), near.key_bits()), (NEAR_MIB << 20, 49));
+        assert_eq!(t.buckets(), ((16 - NEAR_MIB) << 20) / BUCKET_BYTES);
+        assert!(format!("{t:?}").contains(&format!("near: {near:?}")));
+        // 120-bit keys need 4 MiB even in two-word slots.
+        for (mib, bits) in [(NEAR_FROM_MIB - 1, 49), (64, 120)] {
+            let whole = Table::with_near(mib, bits).unwrap();
+            assert!(std::ptr::eq(whole.near(), &whole), "{mib} MiB, {bits} bits");
+            assert_eq!(whole.bytes(), mib << 20);
+            assert!(!format!("{whole:?}").contains("near"));
+        }
+        t.store(1u64, 3, Bound::Exact, Some(2), 5);
+        near.store(2u64, -3, Bound::Lower, None, 5);
+        assert_eq!(t.probe(1u64).map(|e| e.value), Some(3));
+        assert_eq!(near.probe(2u64).map(|e| e.value), Some(-3));
+        assert!(t.probe(2u64).is_none() && near.probe(1u64).is_none());
+        let (g, gn) = (t.generation(), near.generation());
+        t.new_generation();
+        let next = |g: u8| ((u32::from(g) + 1) % GENERATIONS) as u8;
+        assert_eq!((t.generation(), near.generation()), (next(g), next(gn)));
+        t.clear();
+        assert!(t.probe(1u64).is_none() && near.probe(2u64).is_none());
     }
 
     /// On Unix a table's memory is a mapping of its own, zeroed pages straight from the OS

@@ -167,6 +167,24 @@ fn the_table_on_every_ply_keeps_the_scores() {
     random_late_agree::<7, 6>(params(4), 0x1876);
 }
 
+/// The near table (`Params::near_empty`: the nodes with at most that many empty cells in a
+/// small table of their own) keeps the scores: with none of the nodes in it, the nodes of
+/// the last 6 cells, and every node, the files' on two sets and plain minimax's on random
+/// late positions, each on a table large enough to be split (16 MiB).
+#[test]
+fn the_near_table_keeps_the_scores() {
+    use fourfold::Params;
+    for near in [0, 6, 99] {
+        let params = Params {
+            near_empty: near,
+            ..Params::default()
+        };
+        sets_agree(params, 30);
+        random_late_agree_in::<7, 6>(params, 0x4e76 + u64::from(near), 16);
+        random_late_agree_in::<5, 8>(params, 0x4e58 + u64::from(near), 16);
+    }
+}
+
 /// A one-thread solver with `params` scores the first `n` positions of Middle-Medium and
 /// Begin-Medium as their files do.
 fn sets_agree(params: fourfold::Params, n: usize) {
@@ -187,10 +205,19 @@ fn sets_agree(params: fourfold::Params, n: usize) {
 /// A one-thread solver with `params` scores 40 random W x H positions with 9 empty cells
 /// (random moves that do not win) as plain minimax does.
 fn random_late_agree<const W: usize, const H: usize>(params: fourfold::Params, seed: u64) {
+    random_late_agree_in::<W, H>(params, seed, 4)
+}
+
+/// [`random_late_agree`] on a table of `mib` MiB.
+fn random_late_agree_in<const W: usize, const H: usize>(
+    params: fourfold::Params,
+    seed: u64,
+    mib: usize,
+) {
     use crate::common::{minimax, random_game, Rng};
     use fourfold::SolverBuilder;
     let solver: fourfold::Solver<W, H> = SolverBuilder::default()
-        .table_mib(4)
+        .table_mib(mib)
         .threads(1)
         .params(params)
         .build()
