@@ -509,8 +509,10 @@ impl Table {
     }
 
     /// A table of `mib` MiB in all, as [`Table::new`], of which [`NEAR_MIB`] go to a small
-    /// table of its own ([`Table::near`]) when `mib` is at least [`NEAR_FROM_MIB`] and that
-    /// size can identify the keys; else the same as [`Table::new`].
+    /// table of its own ([`Table::near`]) when `mib` is at least [`NEAR_FROM_MIB`], that
+    /// size can identify the keys, and the rest keeps the layout of the whole (a table of a
+    /// power of two MiB that just gives wide keys one-word slots would lose them); else
+    /// the same as [`Table::new`].
     ///
     /// The search keeps the nodes near the end of the game there (`Params::near_empty`):
     /// they are most of the nodes and each lives briefly, and a table the size of a core's
@@ -518,7 +520,12 @@ impl Table {
     /// entries near the root stay for the whole solve (BENCHMARKS.md, "Thirteenth round").
     /// Each part is a table of its own, exact by the rule of the module docs.
     pub fn with_near(mib: usize, key_bits: u32) -> Result<Table, TableError> {
-        if mib < NEAR_FROM_MIB || Self::layout_for(NEAR_BUCKETS, key_bits).is_err() {
+        let buckets = |mib: usize| mib.saturating_mul(1 << 20) / BUCKET_BYTES;
+        if mib < NEAR_FROM_MIB
+            || Self::layout_for(NEAR_BUCKETS, key_bits).is_err()
+            || Self::layout_for(buckets(mib - NEAR_MIB), key_bits).ok()
+                != Self::layout_for(buckets(mib), key_bits).ok()
+        {
             return Self::new(mib, key_bits);
         }
         let mut main = Self::new(mib - NEAR_MIB, key_bits)?;
@@ -1790,6 +1797,9 @@ mod tests {
     /// both.
     #[test]
     fn a_split_table_keeps_its_size_and_clears_both_parts() {
+        let wide = Table::with_near(65, 60).unwrap();
+        assert!(!std::ptr::eq(wide.near(), &wide));
+        assert_eq!(wide.layout(), Layout::OneWord);
         let t = Table::with_near(16, 49).unwrap();
         let near = t.near();
         assert!(!std::ptr::eq(near, &t));
@@ -1797,8 +1807,9 @@ mod tests {
         assert_eq!((near.bytes(), near.key_bits()), (NEAR_MIB << 20, 49));
         assert_eq!(t.buckets(), ((16 - NEAR_MIB) << 20) / BUCKET_BYTES);
         assert!(format!("{t:?}").contains(&format!("near: {near:?}")));
-        // 120-bit keys need 4 MiB even in two-word slots.
-        for (mib, bits) in [(NEAR_FROM_MIB - 1, 49), (64, 120)] {
+        // 120-bit keys need 4 MiB even in two-word slots; 60-bit keys have one-word slots
+        // from 64 MiB (2^20 buckets), not at 63.
+        for (mib, bits) in [(NEAR_FROM_MIB - 1, 49), (64, 120), (64, 60)] {
             let whole = Table::with_near(mib, bits).unwrap();
             assert!(std::ptr::eq(whole.near(), &whole), "{mib} MiB, {bits} bits");
             assert_eq!(whole.bytes(), mib << 20);
