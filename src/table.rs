@@ -521,13 +521,15 @@ impl Table {
     /// Each part is a table of its own, exact by the rule of the module docs.
     pub fn with_near(mib: usize, key_bits: u32) -> Result<Table, TableError> {
         let buckets = |mib: usize| mib.saturating_mul(1 << 20) / BUCKET_BYTES;
-        if mib < NEAR_FROM_MIB
+        if !(NEAR_FROM_MIB..=MAX_MIB).contains(&mib)
             || Self::layout_for(NEAR_BUCKETS, key_bits).is_err()
             || Self::layout_for(buckets(mib - NEAR_MIB), key_bits).ok()
                 != Self::layout_for(buckets(mib), key_bits).ok()
         {
             return Self::new(mib, key_bits);
         }
+        // Refused as a whole, so that the error names the size asked for.
+        check_fits((mib as u64) << 20, physical_memory())?;
         let mut main = Self::new(mib - NEAR_MIB, key_bits)?;
         main.near = Some(Box::new(Self::new(NEAR_MIB, key_bits)?));
         Ok(main)
@@ -1488,13 +1490,16 @@ mod tests {
         let mem = physical_memory().expect("sysconf knows the memory");
         let mib = (mem >> 20) as usize + 1;
         if mib <= MAX_MIB {
-            let e = Table::new(mib, 49).unwrap_err();
-            // Refused by the check of its size, not by the OS when asked for the memory.
-            let want = format!("a table of {mib} MiB");
-            assert!(
-                e.to_string().contains(&want) && e.to_string().contains("the machine has"),
-                "{e}"
-            );
+            // Refused by the check of its size, not by the OS when asked for the memory; a
+            // table to be split, by the size of the whole.
+            for e in [Table::new(mib, 49), Table::with_near(mib, 49)] {
+                let e = e.unwrap_err();
+                let want = format!("a table of {mib} MiB");
+                assert!(
+                    e.to_string().contains(&want) && e.to_string().contains("the machine has"),
+                    "{e}"
+                );
+            }
         }
     }
 
