@@ -649,10 +649,8 @@ impl Table {
         (b * SLOTS_PER_BUCKET, h & field(CHECK_BITS))
     }
 
-    /// Asks the CPU to start loading the bucket of `key`. Inlined into the search's loop over
-    /// the children: as a call, it cost 3-5 % of the time on the small boards (BENCHMARKS.md,
-    /// "Thirteenth round").
-    #[inline(always)]
+    /// Asks the CPU to start loading the bucket of `key`.
+    #[inline]
     pub fn prefetch<K: Bitboard>(&self, key: K) {
         let first = if self.two_word {
             self.locate_wide(key.to_u128()).0 * 2
