@@ -1848,6 +1848,108 @@ mod tests {
         }
     }
 
+    /// Set for the one run of `a_dropped_table_is_unmapped_child` that checks: in a process
+    /// of its own, started by `a_dropped_table_is_unmapped`.
+    #[cfg(target_os = "linux")]
+    const UNMAP_CHILD: &str = "FOURFOLD_TEST_UNMAP_CHILD";
+    /// What that run prints for each table it checked.
+    #[cfg(target_os = "linux")]
+    const UNMAP_CHECKED: &str = "unmap check passed: ";
+
+    /// Dropping a table gives its whole mapping back to the OS (`Drop for Slots`). A leak
+    /// changes no result; only the process's mappings show it, and the other tests make and
+    /// drop tables on parallel threads, which changes them at the same time. So the check runs
+    /// in a process of its own: the test binary again, for `a_dropped_table_is_unmapped_child`
+    /// alone, which must pass and say it checked both layouts (a child that ran no test, or
+    /// returned early, prints nothing).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_dropped_table_is_unmapped() {
+        let exe = std::env::current_exe().expect("the test binary's path");
+        let out = std::process::Command::new(exe)
+            .args([
+                "--exact",
+                "table::tests::a_dropped_table_is_unmapped_child",
+                "--include-ignored",
+                "--test-threads=1",
+                "--nocapture",
+            ])
+            .env(UNMAP_CHILD, "1")
+            .output()
+            .expect("the test binary runs again");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success(),
+            "the child failed ({}):\n{stdout}\n{stderr}",
+            out.status
+        );
+        for bits in [49, 100] {
+            let line = format!("{UNMAP_CHECKED}{bits} bits");
+            assert!(
+                stdout.lines().any(|l| l.ends_with(&line)),
+                "the child did not check {bits}-bit keys:\n{stdout}\n{stderr}"
+            );
+        }
+    }
+
+    /// The check of `a_dropped_table_is_unmapped`, in the process it starts: the address range
+    /// of a live table (each layout) is mapped in `/proc/self/maps`, and no byte of it is
+    /// once the table is dropped. Elsewhere (`--include-ignored`) it returns at once.
+    #[cfg(target_os = "linux")]
+    #[test]
+    #[ignore = "run in a process of its own by a_dropped_table_is_unmapped"]
+    fn a_dropped_table_is_unmapped_child() {
+        use std::io::Read;
+        if std::env::var_os(UNMAP_CHILD).is_none() {
+            return;
+        }
+        /// How many bytes of `lo..hi` the mappings listed in `maps` cover.
+        fn mapped_bytes(maps: &[u8], lo: usize, hi: usize) -> usize {
+            let range = |line: &[u8]| {
+                let first = line.split(|&b| b == b' ').next()?;
+                let (start, end) = std::str::from_utf8(first).ok()?.split_once('-')?;
+                let start = usize::from_str_radix(start, 16).ok()?;
+                Some((start, usize::from_str_radix(end, 16).ok()?))
+            };
+            maps.split(|&b| b == b'\n')
+                .filter_map(range)
+                .map(|(start, end)| end.min(hi).saturating_sub(start.max(lo)))
+                .sum()
+        }
+        // The buffer for the maps is allocated before any table and kept: reading them must
+        // not map new memory, which could land where a dropped table was.
+        let mut maps = Vec::with_capacity(1 << 20);
+        let read_maps = |maps: &mut Vec<u8>| {
+            maps.clear();
+            std::fs::File::open("/proc/self/maps")
+                .and_then(|mut f| f.read_to_end(maps))
+                .expect("/proc/self/maps is readable");
+            assert!(
+                maps.len() < maps.capacity(),
+                "the maps outgrew their buffer"
+            );
+        };
+        for bits in [49u32, 100] {
+            // 4 MiB: a mapping of 1024 pages; `munmap` of too short a length leaves most.
+            let t = Table::new(4, bits).unwrap();
+            assert!(t.slots.mapped(), "{bits} bits");
+            t.store(12_345u64, 7, Bound::Exact, Some(3), 100);
+            assert!(t.probe(12_345u64).is_some(), "{bits} bits");
+            let (lo, hi) = (t.id(), t.id() + t.bytes());
+            read_maps(&mut maps);
+            assert_eq!(
+                mapped_bytes(&maps, lo, hi),
+                hi - lo,
+                "{bits} bits: live table"
+            );
+            drop(t);
+            read_maps(&mut maps);
+            assert_eq!(mapped_bytes(&maps, lo, hi), 0, "{bits} bits: dropped table");
+            println!("{UNMAP_CHECKED}{bits} bits");
+        }
+    }
+
     /// `fill` counts used slots of either layout (16-byte slots as one) and `clear` empties
     /// both; a two-word table's memory is only touched through its 16-byte slots.
     #[test]

@@ -3,10 +3,11 @@
 //!
 //! Every model uses a one-bucket table, so every key shares the same eight slots, and
 //! [`Write::tagged`] derives every field of an entry from its key, so an entry read back
-//! tells which key it was written for.
+//! tells which key it was written for. `a_slot_of_another_table_stores_nothing` also runs on
+//! a one-bucket table of 100-bit keys (four two-word slots).
 
-use fourfold::table::{Bound, Table};
-use fourfold_loom_tests::{assert_probe_is_one_of, model_bounded, one_bucket, Write};
+use fourfold::table::{Bound, Layout, Table};
+use fourfold_loom_tests::{assert_probe_is_one_of, model_bounded, one_bucket, Write, KEY_BITS};
 use loom::sync::Arc;
 use loom::thread;
 
@@ -313,7 +314,10 @@ fn generation_bumped_before_spawn_is_seen_by_the_threads() {
 fn clear_before_spawn_is_seen_by_the_threads() {
     model_bounded(PREEMPTIONS, || {
         let (table, old) = prefilled(8);
+        // `fill` reads every slot through the checked access (`Slots::get`): eight of eight.
+        assert_eq!(table.fill(), 1.0);
         table.clear();
+        assert_eq!(table.fill(), 0.0);
         let fresh = Write::tagged(20, 3);
         let writer = {
             let table = Arc::clone(&table);
@@ -331,6 +335,43 @@ fn clear_before_spawn_is_seen_by_the_threads() {
         reader.join().unwrap();
         assert_eq!(found_keys(&table, &old, 0), 0);
         assert_eq!(table.probe(20u64), Some(fresh.entry(0)));
+        assert_eq!(table.fill(), 1.0 / 8.0);
+    });
+}
+
+/// A slot that one table's probe chose stores nothing in another table, of either layout
+/// (`Table::store_at` compares the tables' identities, `Slots::base` under loom), while the
+/// other table's own slots still store. A writer of the other table's own key races it.
+#[test]
+fn a_slot_of_another_table_stores_nothing() {
+    model_bounded(PREEMPTIONS, || {
+        for bits in [KEY_BITS, 100] {
+            let mine = Table::with_buckets(1, bits).expect("one bucket");
+            let other = Arc::new(Table::with_buckets(1, bits).expect("one bucket"));
+            let foreign = mine.probe_slot(5u64).1;
+            let own = Write::tagged(6, 2);
+            let writer = {
+                let other = Arc::clone(&other);
+                thread::spawn(move || own.store(&other))
+            };
+            other.store_at(foreign, 3, Bound::Exact, Some(1), 4);
+            writer.join().unwrap();
+            assert_eq!(
+                other.probe(5u64),
+                None,
+                "{bits} bits: a foreign slot stored"
+            );
+            assert_eq!(mine.probe(5u64), None, "{bits} bits");
+            assert_eq!(other.probe(6u64), Some(own.entry(0)), "{bits} bits");
+            // One slot used: one of eight words, or of four 16-byte slots.
+            let (layout, slots) = if bits == 100 {
+                (Layout::TwoWord, 4.0)
+            } else {
+                (Layout::OneWord, 8.0)
+            };
+            assert_eq!(other.layout(), layout);
+            assert_eq!(other.fill(), 1.0 / slots, "{bits} bits: fill");
+        }
     });
 }
 

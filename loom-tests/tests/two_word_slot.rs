@@ -205,6 +205,8 @@ fn eviction_model(key: fn(u64) -> u128) {
             store(&t, key, i, 0);
         }
         (1..=4).for_each(|i| assert!(t.probe(key(i)).is_some()));
+        // `fill` reads every slot through the checked access (`Slots::get_pair`): four of four.
+        assert_eq!(t.fill(), 1.0);
         let writer = {
             let t = Arc::clone(&t);
             thread::spawn(move || store(&t, key, 9, 0))
@@ -220,6 +222,11 @@ fn eviction_model(key: fn(u64) -> u128) {
         writer.join().unwrap();
         reader.join().unwrap();
         assert_eq!(t.probe(key(9)), Some(entry(9, 0)));
+        assert_eq!(t.fill(), 1.0);
+        // `clear` empties the two-word slots too.
+        t.clear();
+        assert_eq!(t.fill(), 0.0);
+        assert_eq!(t.probe(key(9)), None);
     });
 }
 
