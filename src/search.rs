@@ -212,7 +212,7 @@ pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64
     /// The bounds shared by the threads of the solve and the current test's `med`, while
     /// the guess may change: a bound another thread proves is read at the next poll.
     question: Option<(&'a Mutex<Window>, i32)>,
-    /// The table's near table ([`Table::near`]): the table of the nodes of at least
+    /// This thread's near table ([`Table::near`]): the table of the nodes of at least
     /// `near_from` stones.
     near: &'a Table,
     near_from: u32,
@@ -305,7 +305,9 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             root_moves: 0,
             all_parity: None,
             question: None,
-            near: table.near(),
+            // The thread's own near table: its index in the solve, or in a batch
+            // (`Solver::solve_many`, whose workers each solve alone, as thread 0) its worker's.
+            near: table.near(thread + rayon::current_thread_index().unwrap_or(0)),
             near_from: (Self::CELLS as u32).saturating_sub(params.near_empty),
             _word: std::marker::PhantomData,
         }

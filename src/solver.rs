@@ -340,7 +340,7 @@ impl SolverBuilder {
         }
         // The nodes near the end get a table of their own when the search uses one.
         let table = if self.params.near_empty > 0 {
-            Table::with_near(self.table_mib, key_bits(W, H))?
+            Table::with_near(self.table_mib, key_bits(W, H), self.threads)?
         } else {
             Table::new(self.table_mib, key_bits(W, H))?
         };

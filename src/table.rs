@@ -122,15 +122,16 @@
 //! generation is worth less than any entry of the current one, and within a generation the
 //! entry with the least work goes first.
 //!
-//! # The near table
+//! # The near tables
 //!
-//! [`Table::with_near`] (what a solver builds) gives [`NEAR_MIB`] of the size asked for to a
-//! second, small table, [`Table::near`], for the nodes with few empty cells. Those are most
-//! of a search's nodes, each is needed only briefly, and one core's L2 cache holds that
-//! table, while the main table's memory is far larger than the caches: the search's
-//! stalls on the first word of a bucket are shorter there. It is a table like any other,
-//! exact by its own layout (a size that cannot identify the keys is not split off), and
-//! cleared and aged with the main one.
+//! [`Table::with_near`] (what a solver builds) gives [`NEAR_MIB`] of the size asked for to
+//! each of a few small tables, [`Table::near`], one per search thread, for the nodes with
+//! few empty cells. Those are most of a search's nodes, each is needed only briefly, and
+//! one core's L2 cache holds such a table, while the main table's memory is far larger than
+//! the caches: the search's stalls on the first word of a bucket are shorter there. Each is
+//! a table like any other, exact by its own layout (a size that cannot identify the keys,
+//! or that would change the layout, is not split off), cleared and aged with the main one.
+//! The main table stays one, shared by every thread.
 
 use crate::bitboard::Bitboard;
 use crate::sync::{AtomicU128, AtomicU32, AtomicU64, Ordering};
@@ -169,11 +170,11 @@ pub const MAX_WORK: u32 = (1 << WORK_BITS) - 1;
 pub const GENERATIONS: u32 = 1 << GEN_BITS;
 /// Largest table accepted, in MiB (1 TiB).
 pub const MAX_MIB: usize = 1 << 20;
-/// The size of the near table of a split table ([`Table::with_near`]): a core's L2 cache
+/// The size of each near table of a split table ([`Table::with_near`]): a core's L2 cache
 /// on the machines measured.
 pub const NEAR_MIB: usize = 1;
-/// The smallest table [`Table::with_near`] splits: below it the main part would lose too
-/// large a share.
+/// [`Table::with_near`] splits off one near table per this many MiB of the size asked for:
+/// the main part keeps at least fifteen sixteenths.
 pub const NEAR_FROM_MIB: usize = 16;
 const NEAR_BUCKETS: usize = (NEAR_MIB << 20) / BUCKET_BYTES;
 
@@ -463,9 +464,9 @@ pub struct Table {
     key_bits: u32,
     generation: AtomicU32,
     two_word: bool,
-    /// The small table of the nodes near the end of the game, if this one was split
-    /// ([`Table::with_near`]).
-    near: Option<Box<Table>>,
+    /// The small tables of the nodes near the end of the game, one per search thread, if
+    /// this one was split ([`Table::with_near`]).
+    near: Vec<Table>,
 }
 
 impl fmt::Debug for Table {
@@ -474,8 +475,8 @@ impl fmt::Debug for Table {
         d.field("buckets", &self.buckets)
             .field("key_bits", &self.key_bits)
             .field("layout", &self.layout());
-        if let Some(near) = &self.near {
-            d.field("near", near);
+        if !self.near.is_empty() {
+            d.field("near", &self.near);
         }
         d.finish()
     }
@@ -508,38 +509,54 @@ impl Table {
         Self::with_buckets(bytes / BUCKET_BYTES, key_bits)
     }
 
-    /// A table of `mib` MiB in all, as [`Table::new`], of which [`NEAR_MIB`] go to a small
-    /// table of its own ([`Table::near`]) when `mib` is at least [`NEAR_FROM_MIB`], that
-    /// size can identify the keys, and the rest keeps the layout of the whole (a table of a
-    /// power of two MiB that just gives wide keys one-word slots would lose them); else
-    /// the same as [`Table::new`].
+    /// A table of `mib` MiB in all, as [`Table::new`], of which `NEAR_MIB` each go to up to
+    /// `parts` small tables of their own ([`Table::near`]): one per [`NEAR_FROM_MIB`] of the
+    /// size asked for, at most `parts`. Not split (the same as [`Table::new`]) when that
+    /// leaves none, when a near table would not have the layout of the whole (wide keys get
+    /// two-word slots at 1 MiB), or when the rest would not (a table of a power of two MiB
+    /// that just gives wide keys one-word slots would lose them).
     ///
-    /// The search keeps the nodes near the end of the game there (`Params::near_empty`):
-    /// they are most of the nodes and each lives briefly, and a table the size of a core's
-    /// L2 cache answers them faster than the main table's far larger memory, whose
-    /// entries near the root stay for the whole solve (BENCHMARKS.md, "Thirteenth round").
-    /// Each part is a table of its own, exact by the rule of the module docs.
-    pub fn with_near(mib: usize, key_bits: u32) -> Result<Table, TableError> {
+    /// The search keeps the nodes near the end of the game there (`Params::near_empty`),
+    /// one near table per search thread: those nodes are most of the nodes and each lives
+    /// briefly, and a table the size of a core's L2 cache answers them faster than the main
+    /// table's far larger memory, whose entries near the root stay for the whole solve.
+    /// Shared between threads, the near table's lines moved from core to core and the gain
+    /// went (BENCHMARKS.md, "Thirteenth round"). Each part is a table of its own, exact by
+    /// the rule of the module docs, and any thread may use any of them.
+    pub fn with_near(mib: usize, key_bits: u32, parts: usize) -> Result<Table, TableError> {
         let buckets = |mib: usize| mib.saturating_mul(1 << 20) / BUCKET_BYTES;
-        if !(NEAR_FROM_MIB..=MAX_MIB).contains(&mib)
-            || Self::layout_for(NEAR_BUCKETS, key_bits).is_err()
-            || Self::layout_for(buckets(mib - NEAR_MIB), key_bits).ok()
-                != Self::layout_for(buckets(mib), key_bits).ok()
+        let parts = parts.min(mib / NEAR_FROM_MIB);
+        let whole = Self::layout_for(buckets(mib), key_bits).ok();
+        if parts == 0
+            || mib > MAX_MIB
+            || Self::layout_for(NEAR_BUCKETS, key_bits).ok() != whole
+            || Self::layout_for(buckets(mib - parts * NEAR_MIB), key_bits).ok() != whole
         {
             return Self::new(mib, key_bits);
         }
         // Refused as a whole, so that the error names the size asked for.
         check_fits((mib as u64) << 20, physical_memory())?;
-        let mut main = Self::new(mib - NEAR_MIB, key_bits)?;
-        main.near = Some(Box::new(Self::new(NEAR_MIB, key_bits)?));
+        let mut main = Self::new(mib - parts * NEAR_MIB, key_bits)?;
+        main.near = (0..parts)
+            .map(|_| Self::new(NEAR_MIB, key_bits))
+            .collect::<Result<_, _>>()?;
         Ok(main)
     }
 
-    /// The small table of the nodes near the end ([`Table::with_near`]), or this table
-    /// itself when it was not split.
+    /// The near table of search thread `thread` ([`Table::with_near`]; threads beyond the
+    /// parts share them), or this table itself when it was not split.
     #[inline(always)]
-    pub fn near(&self) -> &Table {
-        self.near.as_deref().unwrap_or(self)
+    pub fn near(&self, thread: usize) -> &Table {
+        if self.near.is_empty() {
+            self
+        } else {
+            &self.near[thread % self.near.len()]
+        }
+    }
+
+    /// How many near tables this table was split into (0: not split).
+    pub fn near_parts(&self) -> usize {
+        self.near.len()
     }
 
     /// The slot layout a table of `buckets` buckets gets for keys of `key_bits` bits, or why
@@ -588,7 +605,7 @@ impl Table {
             key_bits,
             generation: AtomicU32::new(0),
             two_word: layout == Layout::TwoWord,
-            near: None,
+            near: Vec::new(),
         })
     }
 
@@ -606,9 +623,9 @@ impl Table {
         self.buckets
     }
 
-    /// Size in bytes, the near table's ([`Table::with_near`]) included.
+    /// Size in bytes, the near tables' ([`Table::with_near`]) included.
     pub fn bytes(&self) -> usize {
-        self.buckets * BUCKET_BYTES + self.near.as_ref().map_or(0, |n| n.bytes())
+        self.buckets * BUCKET_BYTES + self.near.iter().map(Table::bytes).sum::<usize>()
     }
 
     /// Width of the keys this table identifies exactly.
@@ -630,7 +647,7 @@ impl Table {
     pub fn new_generation(&self) {
         // ORDERING: Relaxed, see `generation`.
         self.generation.fetch_add(1, Ordering::Relaxed);
-        if let Some(near) = &self.near {
+        for near in &self.near {
             near.new_generation();
         }
     }
@@ -951,7 +968,7 @@ impl Table {
     /// Empties the table (and its near table), on all the cores rayon has.
     pub fn clear(&self) {
         self.slots.clear();
-        if let Some(near) = &self.near {
+        for near in &self.near {
             near.clear();
         }
     }
@@ -1492,7 +1509,7 @@ mod tests {
         if mib <= MAX_MIB {
             // Refused by the check of its size, not by the OS when asked for the memory; a
             // table to be split, by the size of the whole.
-            for e in [Table::new(mib, 49), Table::with_near(mib, 49)] {
+            for e in [Table::new(mib, 49), Table::with_near(mib, 49, 2)] {
                 let e = e.unwrap_err();
                 let want = format!("a table of {mib} MiB");
                 assert!(
@@ -1578,7 +1595,7 @@ mod tests {
                 key_bits: bits,
                 generation: AtomicU32::new(0),
                 two_word: true,
-                near: None,
+                near: Vec::new(),
             };
             let index_bits = usize::BITS - 1 - buckets.leading_zeros();
             let c = bits - index_bits;
@@ -1795,42 +1812,71 @@ mod tests {
         assert_eq!(t.slots.len() * 8, 5 * 64);
     }
 
-    /// `with_near` splits a table of at least `NEAR_FROM_MIB` into a main part and a near
-    /// table of `NEAR_MIB`, the whole keeping the size asked for; smaller tables, and keys a
-    /// near table that small cannot identify, are not split. The parts are two tables (an
-    /// entry of one is not found in the other), and clearing or a new generation reaches
-    /// both.
+    /// `with_near` splits off one near table of `NEAR_MIB` per `NEAR_FROM_MIB` asked for, at
+    /// most one per thread, the whole keeping the size asked for; smaller tables, keys a near
+    /// table that small cannot identify or gives another layout, and a rest of another
+    /// layout are not split. The parts are tables of their own (an entry of one is not found
+    /// in another), any index finds one, and clearing or a new generation reaches them all.
     #[test]
-    fn a_split_table_keeps_its_size_and_clears_both_parts() {
-        let wide = Table::with_near(65, 60).unwrap();
-        assert!(!std::ptr::eq(wide.near(), &wide));
-        assert_eq!(wide.layout(), Layout::OneWord);
-        let t = Table::with_near(16, 49).unwrap();
-        let near = t.near();
-        assert!(!std::ptr::eq(near, &t));
-        assert_eq!(t.bytes(), 16 << 20);
+    fn a_split_table_keeps_its_size_and_clears_every_part() {
+        for (mib, parts, split) in [(16, 1, 1), (16, 4, 1), (64, 2, 2), (64, 9, 4), (40, 3, 2)] {
+            let t = Table::with_near(mib, 49, parts).unwrap();
+            assert_eq!((t.near_parts(), t.bytes()), (split, mib << 20), "{mib} MiB");
+            assert_eq!(t.buckets(), ((mib - split * NEAR_MIB) << 20) / BUCKET_BYTES);
+        }
+        let t = Table::with_near(32, 49, 2).unwrap();
+        let (near, other) = (t.near(0), t.near(1));
+        assert!(!std::ptr::eq(near, &t) && !std::ptr::eq(near, other));
+        assert!(std::ptr::eq(t.near(2), near) && std::ptr::eq(t.near(5), other));
         assert_eq!((near.bytes(), near.key_bits()), (NEAR_MIB << 20, 49));
-        assert_eq!(t.buckets(), ((16 - NEAR_MIB) << 20) / BUCKET_BYTES);
-        assert!(format!("{t:?}").contains(&format!("near: {near:?}")));
-        // 120-bit keys need 4 MiB even in two-word slots; 60-bit keys have one-word slots
-        // from 64 MiB (2^20 buckets), not at 63.
-        for (mib, bits) in [(NEAR_FROM_MIB - 1, 49), (64, 120), (64, 60)] {
-            let whole = Table::with_near(mib, bits).unwrap();
-            assert!(std::ptr::eq(whole.near(), &whole), "{mib} MiB, {bits} bits");
-            assert_eq!(whole.bytes(), mib << 20);
+        assert!(format!("{t:?}").contains(&format!("near: [{near:?}, {other:?}]")));
+        // 100-bit keys have two-word slots at any size: split.
+        let wide = Table::with_near(64, 100, 2).unwrap();
+        assert_eq!(
+            (wide.near_parts(), wide.near(1).layout()),
+            (2, Layout::TwoWord)
+        );
+        // 120-bit keys need 4 MiB even in two-word slots; 56- and 60-bit keys have one-word
+        // slots at 64 MiB but not at 1 MiB; 60-bit keys have them from 64 MiB (2^20
+        // buckets), not at 63 (nor at 1): not split.
+        for (mib, bits) in [
+            (NEAR_FROM_MIB - 1, 49),
+            (64, 120),
+            (64, 60),
+            (64, 56),
+            (1024, 60),
+        ] {
+            let whole = Table::with_near(mib, bits, 2).unwrap();
+            assert!(
+                std::ptr::eq(whole.near(0), &whole),
+                "{mib} MiB, {bits} bits"
+            );
+            assert_eq!((whole.near_parts(), whole.bytes()), (0, mib << 20));
             assert!(!format!("{whole:?}").contains("near"));
         }
+        assert_eq!(Table::with_near(64, 49, 0).unwrap().near_parts(), 0);
+        other.store(3u64, 1, Bound::Upper, None, 5);
         t.store(1u64, 3, Bound::Exact, Some(2), 5);
         near.store(2u64, -3, Bound::Lower, None, 5);
         assert_eq!(t.probe(1u64).map(|e| e.value), Some(3));
         assert_eq!(near.probe(2u64).map(|e| e.value), Some(-3));
+        assert_eq!(other.probe(3u64).map(|e| e.value), Some(1));
         assert!(t.probe(2u64).is_none() && near.probe(1u64).is_none());
-        let (g, gn) = (t.generation(), near.generation());
+        assert!(near.probe(3u64).is_none() && other.probe(2u64).is_none());
+        let gens = |t: &Table| {
+            [
+                t.generation(),
+                t.near(0).generation(),
+                t.near(1).generation(),
+            ]
+        };
+        let before = gens(&t);
         t.new_generation();
         let next = |g: u8| ((u32::from(g) + 1) % GENERATIONS) as u8;
-        assert_eq!((t.generation(), near.generation()), (next(g), next(gn)));
+        assert_eq!(gens(&t), before.map(next));
         t.clear();
-        assert!(t.probe(1u64).is_none() && near.probe(2u64).is_none());
+        let empty = [t.probe(1u64), near.probe(2u64), other.probe(3u64)];
+        assert!(empty.iter().all(Option::is_none), "after clear: {empty:?}");
     }
 
     /// On Unix a table's memory is a mapping of its own, zeroed pages straight from the OS
