@@ -140,8 +140,9 @@ pub struct Params {
     /// are all-nodes, and put off busy children only there (see
     /// `Searcher::expected_all_nodes`).
     pub guess_node_types: bool,
-    /// Nodes with at most this many empty cells use the near table of the solver's table
-    /// ([`Table::with_near`]; the main table itself when it was not split). 0: never.
+    /// Nodes with at most this many empty cells use their thread's near table
+    /// ([`Table::with_near`], [`Table::near`]; the main table itself when the solver's
+    /// table was not split). 0: never, and the solver's table is not split.
     pub near_empty: u32,
 }
 

@@ -124,8 +124,8 @@
 //!
 //! # The near tables
 //!
-//! [`Table::with_near`] (what a solver builds) gives [`NEAR_MIB`] of the size asked for to
-//! each of a few small tables, [`Table::near`], one per search thread, for the nodes with
+//! [`Table::with_near`] (what a solver builds) gives [`NEAR_MIB`] of the size asked for (up
+//! to [`NEAR_MAX_MIB`] for wide keys) to each of a few small tables, [`Table::near`], one per search thread, for the nodes with
 //! few empty cells. Those are most of a search's nodes, each is needed only briefly, and
 //! one core's L2 cache holds such a table, while the main table's memory is far larger than
 //! the caches: the search's stalls on the first word of a bucket are shorter there. Each is
@@ -173,10 +173,11 @@ pub const MAX_MIB: usize = 1 << 20;
 /// The size of each near table of a split table ([`Table::with_near`]): a core's L2 cache
 /// on the machines measured.
 pub const NEAR_MIB: usize = 1;
-/// [`Table::with_near`] splits off one near table per this many MiB of the size asked for:
+/// The largest near table: where the keys need more for the whole's layout, no split.
+pub const NEAR_MAX_MIB: usize = 4;
+/// [`Table::with_near`] splits off at most one near table per this many times its size:
 /// the main part keeps at least fifteen sixteenths.
 pub const NEAR_FROM_MIB: usize = 16;
-const NEAR_BUCKETS: usize = (NEAR_MIB << 20) / BUCKET_BYTES;
 
 const fn field(bits: u32) -> u64 {
     (1u64 << bits) - 1
@@ -509,12 +510,13 @@ impl Table {
         Self::with_buckets(bytes / BUCKET_BYTES, key_bits)
     }
 
-    /// A table of `mib` MiB in all, as [`Table::new`], of which `NEAR_MIB` each go to up to
-    /// `parts` small tables of their own ([`Table::near`]): one per [`NEAR_FROM_MIB`] of the
-    /// size asked for, at most `parts`. Not split (the same as [`Table::new`]) when that
-    /// leaves none, when a near table would not have the layout of the whole (wide keys get
-    /// two-word slots at 1 MiB), or when the rest would not (a table of a power of two MiB
-    /// that just gives wide keys one-word slots would lose them).
+    /// A table of `mib` MiB in all, as [`Table::new`], of which [`NEAR_MIB`] each (2 or
+    /// [`NEAR_MAX_MIB`] where the keys need it for the layout of the whole) go to up to
+    /// `parts` small tables of their own ([`Table::near`]): one per [`NEAR_FROM_MIB`] times
+    /// that size, at most `parts`. Not split (the same as [`Table::new`]) when that leaves
+    /// none, when no near table of at most [`NEAR_MAX_MIB`] has the layout of the whole
+    /// (keys of 57 bits or more with one-word slots), or when the rest would not (a table of
+    /// a power of two MiB that just gives wide keys one-word slots would lose them).
     ///
     /// The search keeps the nodes near the end of the game there (`Params::near_empty`),
     /// one near table per search thread: those nodes are most of the nodes and each lives
@@ -525,20 +527,25 @@ impl Table {
     /// the rule of the module docs, and any thread may use any of them.
     pub fn with_near(mib: usize, key_bits: u32, parts: usize) -> Result<Table, TableError> {
         let buckets = |mib: usize| mib.saturating_mul(1 << 20) / BUCKET_BYTES;
-        let parts = parts.min(mib / NEAR_FROM_MIB);
         let whole = Self::layout_for(buckets(mib), key_bits).ok();
-        if parts == 0
-            || mib > MAX_MIB
-            || Self::layout_for(NEAR_BUCKETS, key_bits).ok() != whole
-            || Self::layout_for(buckets(mib - parts * NEAR_MIB), key_bits).ok() != whole
-        {
+        // The smallest near table with the whole's layout (7x7 and 8x6 need 4 MiB for
+        // one-word slots).
+        let near_mib = [NEAR_MIB, 2 * NEAR_MIB, NEAR_MAX_MIB]
+            .into_iter()
+            .find(|&m| Self::layout_for(buckets(m), key_bits).ok() == whole);
+        let Some(near_mib) = near_mib.filter(|_| mib <= MAX_MIB) else {
+            return Self::new(mib, key_bits);
+        };
+        let parts = parts.min(mib / (NEAR_FROM_MIB * near_mib));
+        let rest = mib - parts * near_mib;
+        if parts == 0 || Self::layout_for(buckets(rest), key_bits).ok() != whole {
             return Self::new(mib, key_bits);
         }
         // Refused as a whole, so that the error names the size asked for.
         check_fits((mib as u64) << 20, physical_memory())?;
-        let mut main = Self::new(mib - parts * NEAR_MIB, key_bits)?;
+        let mut main = Self::new(rest, key_bits)?;
         main.near = (0..parts)
-            .map(|_| Self::new(NEAR_MIB, key_bits))
+            .map(|_| Self::new(near_mib, key_bits))
             .collect::<Result<_, _>>()?;
         Ok(main)
     }
@@ -1812,11 +1819,12 @@ mod tests {
         assert_eq!(t.slots.len() * 8, 5 * 64);
     }
 
-    /// `with_near` splits off one near table of `NEAR_MIB` per `NEAR_FROM_MIB` asked for, at
-    /// most one per thread, the whole keeping the size asked for; smaller tables, keys a near
-    /// table that small cannot identify or gives another layout, and a rest of another
-    /// layout are not split. The parts are tables of their own (an entry of one is not found
-    /// in another), any index finds one, and clearing or a new generation reaches them all.
+    /// `with_near` splits off near tables of `NEAR_MIB` (up to `NEAR_MAX_MIB` where the keys
+    /// need it for the whole's layout), one per `NEAR_FROM_MIB` times that size at most and
+    /// at most one per thread, the whole keeping the size asked for; smaller tables, keys no
+    /// near table up to `NEAR_MAX_MIB` gives the whole's layout, and a rest of another layout
+    /// are not split. The parts are tables of their own (an entry of one is not found in
+    /// another), any index finds one, and clearing or a new generation reaches them all.
     #[test]
     fn a_split_table_keeps_its_size_and_clears_every_part() {
         for (mib, parts, split) in [(16, 1, 1), (16, 4, 1), (64, 2, 2), (64, 9, 4), (40, 3, 2)] {
@@ -1836,16 +1844,20 @@ mod tests {
             (wide.near_parts(), wide.near(1).layout()),
             (2, Layout::TwoWord)
         );
-        // 120-bit keys need 4 MiB even in two-word slots; 56- and 60-bit keys have one-word
-        // slots at 64 MiB but not at 1 MiB; 60-bit keys have them from 64 MiB (2^20
-        // buckets), not at 63 (nor at 1): not split.
-        for (mib, bits) in [
-            (NEAR_FROM_MIB - 1, 49),
-            (64, 120),
-            (64, 60),
-            (64, 56),
-            (1024, 60),
-        ] {
+        // 56-bit keys (7x7) have one-word slots from 4 MiB, and 120-bit keys two-word slots:
+        // a near table of 4 MiB, one per 64 MiB.
+        for bits in [56, 120] {
+            let t = Table::with_near(64, bits, 2).unwrap();
+            assert_eq!((t.near_parts(), t.near(1).bytes()), (1, NEAR_MAX_MIB << 20));
+        }
+        let t56 = Table::with_near(64, 56, 2).unwrap();
+        assert_eq!(
+            (t56.layout(), t56.near(0).layout()),
+            (Layout::OneWord, Layout::OneWord)
+        );
+        // 60-bit keys have one-word slots at 64 MiB (2^20 buckets), not at 4 or at 63; 63
+        // MiB is too small for a 4 MiB near table: not split.
+        for (mib, bits) in [(NEAR_FROM_MIB - 1, 49), (64, 60), (63, 56), (1024, 60)] {
             let whole = Table::with_near(mib, bits, 2).unwrap();
             assert!(
                 std::ptr::eq(whole.near(0), &whole),
