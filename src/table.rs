@@ -125,13 +125,13 @@
 //! # The near tables
 //!
 //! [`Table::with_near`] (what a solver builds) gives [`NEAR_MIB`] of the size asked for (up
-//! to [`NEAR_MAX_MIB`] for wide keys) to each of a few small tables, [`Table::near`], one per search thread, for the nodes with
-//! few empty cells. Those are most of a search's nodes, each is needed only briefly, and
-//! one core's L2 cache holds such a table, while the main table's memory is far larger than
-//! the caches: the search's stalls on the first word of a bucket are shorter there. Each is
-//! a table like any other, exact by its own layout (a size that cannot identify the keys,
-//! or that would change the layout, is not split off), cleared and aged with the main one.
-//! The main table stays one, shared by every thread.
+//! to [`NEAR_MAX_MIB`] for wide keys) to each of a few small tables, [`Table::near`], one
+//! per search thread, for the nodes with few empty cells. Those are most of a search's
+//! nodes, each is needed only briefly, and one core's caches hold such a table, while the
+//! main table's memory is far larger than the caches: the search's stalls on the first word
+//! of a bucket are shorter there. Each is a table like any other, exact by its own layout (a
+//! size that cannot identify the keys, or that would change the layout, is not split off),
+//! cleared and aged with the main one. The main table stays one, shared by every thread.
 
 use crate::bitboard::Bitboard;
 use crate::sync::{AtomicU128, AtomicU32, AtomicU64, Ordering};
@@ -972,7 +972,7 @@ impl Table {
         used as f64 / n as f64
     }
 
-    /// Empties the table (and its near table), on all the cores rayon has.
+    /// Empties the table (and its near tables), on all the cores rayon has.
     pub fn clear(&self) {
         self.slots.clear();
         for near in &self.near {
