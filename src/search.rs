@@ -402,9 +402,11 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     ) -> Result<i32, i32> {
         let mut after = None;
         self.bounds(pos, next, opp_threats, w, &mut after)?;
+        // The node's table, for its probe and its store.
+        let tt = self.tt(pos.moves());
         let probe = if self.stores(pos.moves()) {
             let (key, flip) = self.table_key(pos);
-            let probe = self.probe(self.tt(pos.moves()), key, flip, w)?;
+            let probe = self.probe(tt, key, flip, w)?;
             // Near the root, a node the table gives no move also looks for a transposition
             // cut among its children (which are stored there too).
             if probe.tt_move.is_none() && self.every_ply(pos.moves()) {
@@ -438,7 +440,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         }
         if let Some((slot, key, flip)) = probe.slot {
             self.store(
-                self.tt(pos.moves()),
+                tt,
                 key,
                 flip,
                 slot,

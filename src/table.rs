@@ -533,12 +533,12 @@ impl Table {
         let near_mib = [NEAR_MIB, 2 * NEAR_MIB, NEAR_MAX_MIB]
             .into_iter()
             .find(|&m| Self::layout_for(buckets(m), key_bits).ok() == whole);
-        let Some(near_mib) = near_mib.filter(|_| mib <= MAX_MIB) else {
+        let Some(near_mib) = near_mib else {
             return Self::new(mib, key_bits);
         };
         let parts = parts.min(mib / (NEAR_FROM_MIB * near_mib));
         let rest = mib - parts * near_mib;
-        if parts == 0 || Self::layout_for(buckets(rest), key_bits).ok() != whole {
+        if parts == 0 || mib > MAX_MIB || Self::layout_for(buckets(rest), key_bits).ok() != whole {
             return Self::new(mib, key_bits);
         }
         // Refused as a whole, so that the error names the size asked for.
