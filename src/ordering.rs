@@ -85,7 +85,7 @@ pub(crate) const LOW_THREAT_WEIGHTS: [u32; 3] = [3, 12, 5];
 
 /// The threat score of playing `mv` for the player to move: how many empty cells would then
 /// complete a four for them (`threats`, their winning cells after `mv`, from
-/// [`threats_after_each`]), plus (per `bonus`, a bit set) bit 0: the threats on rows of the
+/// [`AfterEach`]), plus (per `bonus`, a bit set) bit 0: the threats on rows of the
 /// mover's parity again (odd rows counted from 1 for the first player, even rows for the
 /// second: the rows Allis' zugzwang rules favour), bit 1: the threats playable at once
 /// again (the opponent must answer them). Bit 2 replaces the count by weighted low threats
@@ -130,46 +130,97 @@ pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
 }
 
 /// The player to move's winning cells after its move in each column, by column: what
-/// [`threat_score`] counts (without bonus) and what the parity bounds look for, for all the
-/// playable columns at once: the same arithmetic in lanes of eight columns, which the
-/// compiler turns into one 512-bit vector of 64-bit words where the CPU has them (with seven
-/// lanes it split the array into pieces and shuffled between them: BENCHMARKS.md, "Twelfth
-/// round"). A full column's lane holds the position's own winning cells (no move); callers
-/// read the lanes of the moves they have.
-#[inline]
-pub(crate) fn threats_after_each<const W: usize, const H: usize, B: Bitboard>(
-    pos: &Position<W, H, B>,
-) -> [B; W] {
-    let (cur, mask) = (pos.current(), pos.mask());
-    let possible = pos.possible();
-    let mut threats = [B::ZERO; W];
-    // Eight columns at a time (a full vector of 64-bit words), the lanes past the board's
-    // last column playing no move. 128-bit words have no such vector: only the columns
-    // there are.
-    for first in (0..W).step_by(LANES) {
-        let used = if B::BITS <= 64 {
-            LANES
-        } else {
-            LANES.min(W - first)
-        };
-        let mut lanes = [B::ZERO; LANES];
-        for (k, t) in lanes.iter_mut().enumerate().take(used) {
-            let col = first + k;
-            let mv = if col < W {
-                possible & Position::<W, H, B>::column_mask(col)
-            } else {
-                B::ZERO
-            };
-            *t = winning_cells::<W, H, B>(cur | mv, mask | mv);
-        }
-        let n = LANES.min(W - first);
-        threats[first..first + n].copy_from_slice(&lanes[..n]);
-    }
-    threats
+/// [`threat_score`] counts (without bonus) and what the parity bounds look for, computed
+/// for all the playable columns at once the first time a stage of a node needs them
+/// ([`Self::get`]) and kept for the node's other stages and its children.
+///
+/// The columns are computed in lanes of eight, which the compiler turns into one 512-bit
+/// vector of 64-bit words where the CPU has them (with seven lanes it split the array into
+/// pieces and shuffled between them: BENCHMARKS.md, "Twelfth round"). The lanes are kept in
+/// whole vectors, those past the board's last column included, each written with one full
+/// store. On seven columns the lanes used to go out with a masked store (or seven with it
+/// and the eighth with a store of its own), and the next load of the whole vector could not
+/// be forwarded from them: it waited for the stores to reach the cache, 10 % of a 7x6
+/// solve's time (BENCHMARKS.md, "Fourteenth round"). A full column's lane holds the
+/// position's own winning cells (no move); callers read the lanes of the moves they have.
+pub(crate) struct AfterEach<const W: usize, B: Bitboard> {
+    lanes: [B; MAX_LANES],
+    ready: bool,
 }
 
-/// Columns computed together by [`threats_after_each`].
+impl<const W: usize, B: Bitboard> AfterEach<W, B> {
+    /// Room for every column of a board: at most 12 columns (see [`Position`]), in whole
+    /// vectors of [`LANES`].
+    const FITS: () = assert!(W.div_ceil(LANES) * LANES <= MAX_LANES);
+
+    /// Nothing computed yet.
+    #[inline(always)]
+    pub(crate) fn new() -> Self {
+        let () = Self::FITS;
+        AfterEach {
+            lanes: [B::ZERO; MAX_LANES],
+            ready: false,
+        }
+    }
+
+    /// The lanes of `pos`, the node's position (the same at every call), computed at the
+    /// first call: one per column.
+    #[inline(always)]
+    pub(crate) fn get<const H: usize>(&mut self, pos: &Position<W, H, B>) -> &[B] {
+        if !self.ready {
+            self.compute(pos);
+            self.ready = true;
+        }
+        &self.lanes[..W]
+    }
+
+    /// The lane of column `col`, if computed.
+    #[inline(always)]
+    pub(crate) fn lane(&self, col: usize) -> Option<B> {
+        self.ready.then(|| self.lanes[col])
+    }
+
+    /// Eight columns at a time (a full vector of 64-bit words), the lanes past the board's
+    /// last column playing no move. 128-bit words have no such vector: only the columns
+    /// there are.
+    #[inline(always)]
+    fn compute<const H: usize>(&mut self, pos: &Position<W, H, B>) {
+        let (cur, mask) = (pos.current(), pos.mask());
+        let possible = pos.possible();
+        let after = |mv: B| winning_cells::<W, H, B>(cur | mv, mask | mv);
+        for first in (0..W).step_by(LANES) {
+            let mut lanes = [B::ZERO; LANES];
+            let n = if B::BITS <= 64 {
+                // Every lane computes the same expression, the cells of the columns past the
+                // last one being none (the array folds to constants): a lane computed apart
+                // was written with a store of its own, which the vector's load could not be
+                // forwarded from.
+                let mut cols = [B::ZERO; LANES];
+                for (k, c) in cols.iter_mut().enumerate().take(W - first) {
+                    *c = Position::<W, H, B>::column_mask(first + k);
+                }
+                for (t, &c) in lanes.iter_mut().zip(&cols) {
+                    *t = after(possible & c);
+                }
+                LANES
+            } else {
+                // The array of columns made 128-bit boards 15 % slower.
+                let n = LANES.min(W - first);
+                for (k, t) in lanes.iter_mut().enumerate().take(n) {
+                    *t = after(possible & Position::<W, H, B>::column_mask(first + k));
+                }
+                n
+            };
+            self.lanes[first..first + n].copy_from_slice(&lanes[..n]);
+        }
+    }
+}
+
+/// Columns computed together by [`AfterEach`].
 const LANES: usize = 8;
+
+/// Lanes held by [`AfterEach`]: two vectors, for up to 16 columns.
+const MAX_LANES: usize = 2 * LANES;
 
 #[cfg(test)]
 mod tests {
@@ -184,6 +235,38 @@ mod tests {
         assert_eq!(column_order::<1>(), [0]);
         assert_eq!(centre_order(8), column_order::<8>().to_vec());
         assert_eq!(centre_order(7), column_order::<7>().to_vec());
+    }
+
+    /// Every column's lane against [`winning_cells`] after that column's move (or none, in a
+    /// full column), on positions of boards of one vector, of more than one, and of 128-bit
+    /// words.
+    fn check_after_each<const W: usize, const H: usize, B: Bitboard>(seed: u64) {
+        let mut s = seed;
+        for _ in 0..200 {
+            let mut p = Position::<W, H, B>::new();
+            let target = crate::position::xorshift(&mut s) % (W * H) as u64;
+            while (p.moves() as u64) < target && p.play_random_quiet(&mut s) {}
+            let mut after = AfterEach::<W, B>::new();
+            assert_eq!(after.lane(0), None);
+            let lanes = after.get(&p).to_vec();
+            assert_eq!(lanes.len(), W);
+            for (col, &lane) in lanes.iter().enumerate() {
+                let mv = p.possible() & Position::<W, H, B>::column_mask(col);
+                let want = winning_cells::<W, H, B>(p.current() | mv, p.mask() | mv);
+                assert_eq!(lane, want, "{p:?}, column {col}");
+                assert_eq!(after.lane(col), Some(want));
+            }
+        }
+    }
+
+    #[test]
+    fn after_each_holds_each_columns_winning_cells() {
+        check_after_each::<7, 6, u64>(1);
+        check_after_each::<8, 7, u64>(2);
+        check_after_each::<5, 4, u64>(3);
+        check_after_each::<10, 4, u64>(4);
+        check_after_each::<9, 7, u128>(5);
+        check_after_each::<12, 9, u128>(6);
     }
 
     #[test]

@@ -56,7 +56,7 @@
 //! The thresholds live in [`Params`]; BENCHMARKS.md records how they were chosen.
 
 use crate::bitboard::Bitboard;
-use crate::ordering::{column_order, threat_score, threats_after_each, MoveList};
+use crate::ordering::{column_order, threat_score, AfterEach, MoveList};
 use crate::position::{has_four, Position};
 use crate::sync::{AtomicU64, Ordering};
 use crate::table::{Bound, InProgress, Slot, Table};
@@ -400,7 +400,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         opp_threats: B,
         w: &mut Ab,
     ) -> Result<i32, i32> {
-        let mut after = None;
+        let mut after = AfterEach::new();
         self.bounds(pos, next, opp_threats, w, &mut after)?;
         // The node's table, for its probe and its store.
         let tt = self.tt(pos.moves());
@@ -464,7 +464,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         pos: &Position<W, H, B>,
         next: &mut B,
         w: &mut Ab,
-        after: &mut Option<[B; W]>,
+        after: &mut AfterEach<W, B>,
     ) -> Result<(i32, B), i32> {
         let mut best = (i32::MIN, B::ZERO);
         let lanes = Self::after_each(pos, after);
@@ -508,7 +508,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             }
             ByMoves::Open => {
                 let mut w = Ab { alpha, beta };
-                self.bounds(pos, next, opp_threats, &mut w, &mut None).err()
+                self.bounds(pos, next, opp_threats, &mut w, &mut AfterEach::new())
+                    .err()
             }
         }
     }
@@ -563,7 +564,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         next: B,
         opp_threats: B,
         w: &mut Ab,
-        after: &mut Option<[B; W]>,
+        after: &mut AfterEach<W, B>,
     ) -> Result<(), i32> {
         let moves = pos.moves() as i32;
         w.raise(-(Self::CELLS - 2 - moves) / 2)?;
@@ -750,7 +751,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         opp_threats: B,
         tt_move: Option<u8>,
         w: &mut Ab,
-        after: &mut Option<[B; W]>,
+        after: &mut AfterEach<W, B>,
     ) -> Found<B> {
         let mut found = Found {
             best: i32::MIN,
@@ -827,7 +828,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         rest: B,
         opp_threats: B,
         w: &Ab,
-        after: &mut Option<[B; W]>,
+        after: &mut AfterEach<W, B>,
         list: &mut MoveList<W, B>,
     ) {
         let moves = pos.moves();
@@ -860,21 +861,20 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// Its opponent's winning cells are ours after `mv`: taken from `after` when a stage
     /// computed them.
     #[inline(always)]
-    fn child(&mut self, pos: &Position<W, H, B>, mv: B, after: &Option<[B; W]>, w: &Ab) -> i32 {
+    fn child(&mut self, pos: &Position<W, H, B>, mv: B, after: &AfterEach<W, B>, w: &Ab) -> i32 {
         let child = pos.after(mv);
-        let opp_win = match after {
-            Some(a) => a[Position::<W, H, B>::column_of(mv)],
-            None => child.opponent_winning(),
-        };
+        let opp_win = after
+            .lane(Position::<W, H, B>::column_of(mv))
+            .unwrap_or_else(|| child.opponent_winning());
         -self.node(&child, opp_win, -w.beta, -w.alpha)
     }
 
     /// The player to move's winning cells after its move in each column
-    /// ([`threats_after_each`]), computed the first time a stage of the node needs them (the
+    /// ([`AfterEach`]), computed the first time a stage of the node needs them (the
     /// parity bounds or the threat order) and kept in `after` for the next.
     #[inline(always)]
-    fn after_each<'t>(pos: &Position<W, H, B>, after: &'t mut Option<[B; W]>) -> &'t [B; W] {
-        after.get_or_insert_with(|| threats_after_each(pos))
+    fn after_each<'t>(pos: &Position<W, H, B>, after: &'t mut AfterEach<W, B>) -> &'t [B] {
+        after.get(pos)
     }
 
     /// Stage 4b: searches `list` in order until a child reaches `beta`, recording the best
@@ -896,7 +896,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         prefetch: Option<(B, B)>,
         w: &mut Ab,
         found: &mut Found<B>,
-        after: &Option<[B; W]>,
+        after: &AfterEach<W, B>,
     ) {
         // Every child's bucket starts loading before the first is searched, so that the
         // misses overlap.
@@ -1029,7 +1029,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         opp_threats: B,
         w: &mut Ab,
         max: &mut i32,
-        after: &mut Option<[B; W]>,
+        after: &mut AfterEach<W, B>,
     ) -> Result<(), i32> {
         let beta = w.beta;
         let moves = pos.moves() as i32;
@@ -1770,7 +1770,7 @@ mod tests {
                         opp_threats,
                         &mut w,
                         &mut max,
-                        &mut None,
+                        &mut AfterEach::new(),
                     ) {
                         Err(v) => {
                             assert!(
