@@ -138,11 +138,11 @@ pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
 /// vector of 64-bit words where the CPU has them (with seven lanes it split the array into
 /// pieces and shuffled between them: BENCHMARKS.md, "Twelfth round"). The lanes are kept in
 /// whole vectors, those past the board's last column included, each written with one full
-/// store. On seven columns the lanes used to go out with a masked store (or seven with it
-/// and the eighth with a store of its own), and the next load of the whole vector could not
-/// be forwarded from them: it waited for the stores to reach the cache, 10 % of a 7x6
-/// solve's time (BENCHMARKS.md, "Fourteenth round"). A full column's lane holds the
-/// position's own winning cells (no move); callers read the lanes of the moves they have.
+/// store: a load of the vector cannot be forwarded from a masked store (nor from a store of
+/// seven lanes and another of the eighth), and waits for the stores to reach the cache. On
+/// seven columns that wait took a tenth of a 7x6 profile's samples (BENCHMARKS.md,
+/// "Fourteenth round"). A full column's lane holds the position's own winning cells (no
+/// move); callers read the lanes of the moves they have.
 pub(crate) struct AfterEach<const W: usize, B: Bitboard> {
     lanes: [B; MAX_LANES],
     ready: bool,
