@@ -467,7 +467,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         after: &mut AfterEach<W, B>,
     ) -> Result<(i32, B), i32> {
         let mut best = (i32::MIN, B::ZERO);
-        let lanes = Self::after_each(pos, after);
+        let lanes = after.get(pos);
         for (col, &opp_win) in lanes.iter().enumerate() {
             let mv = *next & Position::<W, H, B>::column_mask(col);
             if mv == B::ZERO {
@@ -842,7 +842,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         } else {
             self.params.threat_bonus
         };
-        let lanes = threats.then(|| Self::after_each(pos, after));
+        let lanes = threats.then(|| after.get(pos));
         for &col in Self::ORDER.iter() {
             let mv = rest & Position::<W, H, B>::column_mask(col);
             if mv == B::ZERO {
@@ -867,14 +867,6 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             .lane(Position::<W, H, B>::column_of(mv))
             .unwrap_or_else(|| child.opponent_winning());
         -self.node(&child, opp_win, -w.beta, -w.alpha)
-    }
-
-    /// The player to move's winning cells after its move in each column
-    /// ([`AfterEach`]), computed the first time a stage of the node needs them (the
-    /// parity bounds or the threat order) and kept in `after` for the next.
-    #[inline(always)]
-    fn after_each<'t>(pos: &Position<W, H, B>, after: &'t mut AfterEach<W, B>) -> &'t [B] {
-        after.get(pos)
     }
 
     /// Stage 4b: searches `list` in order until a child reaches `beta`, recording the best
@@ -1050,7 +1042,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             // After one of our moves the opponent may be in zugzwang: our threats after each
             // move (computed for all the moves at once, and kept for the move order).
             if self.params.odd_threat_ahead && beta < reach {
-                for (col, &threats) in Self::after_each(pos, after).iter().enumerate() {
+                for (col, &threats) in after.get(pos).iter().enumerate() {
                     let mv = next & Position::<W, H, B>::column_mask(col);
                     if mv == B::ZERO {
                         continue;
@@ -1083,7 +1075,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                     };
                     // Our threats after each move (computed for all the moves at once, and
                     // kept for the move order).
-                    for (col, &threats) in Self::after_each(pos, after).iter().enumerate() {
+                    for (col, &threats) in after.get(pos).iter().enumerate() {
                         let mv = tried & Position::<W, H, B>::column_mask(col);
                         if mv == B::ZERO {
                             continue;
