@@ -41,36 +41,55 @@ pub(crate) fn centre_order(width: usize) -> Vec<usize> {
     (0..width).map(|i| centre_column(i, width)).collect()
 }
 
-/// A short list of moves (one-bit cells) with their ordering scores, best first.
+/// A short list of moves (one-bit cells), best first.
 pub(crate) struct MoveList<const W: usize, B: Bitboard = u64> {
     moves: [B; W],
-    scores: [i32; W],
     len: usize,
 }
 
 impl<const W: usize, B: Bitboard> MoveList<W, B> {
+    /// Room for the keys of [`MoveList::rank`]: an index below 32 in the low bits.
+    const FITS: () = assert!(W <= 32);
+
     #[inline]
     pub(crate) fn new() -> Self {
+        let () = Self::FITS;
         MoveList {
             moves: [B::ZERO; W],
-            scores: [0; W],
             len: 0,
         }
     }
 
-    /// Inserts keeping the list sorted by decreasing score; equal scores keep insertion
-    /// order (so the centre-first order breaks ties).
-    #[inline]
-    pub(crate) fn push(&mut self, mv: B, score: i32) {
-        let mut i = self.len;
-        self.len += 1;
-        while i > 0 && self.scores[i - 1] < score {
-            self.moves[i] = self.moves[i - 1];
-            self.scores[i] = self.scores[i - 1];
-            i -= 1;
+    /// Fills the list with the moves of `moves` (one per entry, none where an entry is
+    /// zero), sorted by decreasing score (`scores`, below `2^26`); equal scores keep the
+    /// order of `moves` (so the centre-first order breaks ties).
+    ///
+    /// Each move's place is the number of moves ahead of it, counted without a branch (a
+    /// sort that moved entries one at a time branched on the scores, which the CPU could
+    /// not predict: BENCHMARKS.md, "Seventeenth round").
+    #[inline(always)]
+    pub(crate) fn rank(&mut self, moves: &[B; W], scores: &[u32; W]) {
+        // Distinct keys, 0 for no move: the score, then the earlier entry first.
+        let mut keys = [0u32; W];
+        for (i, key) in keys.iter_mut().enumerate() {
+            *key = if moves[i] != B::ZERO {
+                (scores[i] + 1) << 5 | (31 - i as u32)
+            } else {
+                0
+            };
         }
-        self.moves[i] = mv;
-        self.scores[i] = score;
+        let mut len = 0;
+        for i in 0..W {
+            let mut ahead = 0;
+            for &k in &keys {
+                ahead += usize::from(k > keys[i]);
+            }
+            if keys[i] != 0 {
+                self.moves[ahead] = moves[i];
+            }
+            len += usize::from(keys[i] != 0);
+        }
+        self.len = len;
     }
 
     #[inline]
@@ -100,7 +119,7 @@ pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
     threats: B,
     bonus: u32,
     opp_threats: B,
-) -> i32 {
+) -> u32 {
     debug_assert!(threats == winning_cells::<W, H, B>(pos.current() | mv, pos.mask() | mv));
     let mask = pos.mask() | mv;
     let mut score = if bonus & 4 != 0 {
@@ -126,7 +145,7 @@ pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
         let playable = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::board();
         score += (threats & playable).count_ones();
     }
-    score as i32
+    score
 }
 
 /// The player to move's winning cells after its move in each column, by column: what
@@ -217,7 +236,7 @@ impl<const W: usize, B: Bitboard> AfterEach<W, B> {
 }
 
 /// Columns computed together by [`AfterEach`].
-const LANES: usize = 8;
+pub(crate) const LANES: usize = 8;
 
 /// Lanes held by [`AfterEach`]: two vectors, for up to 16 columns.
 const MAX_LANES: usize = 2 * LANES;
@@ -272,9 +291,28 @@ mod tests {
     #[test]
     fn list_sorts_stably() {
         let mut l = MoveList::<7, u64>::new();
-        for (m, s) in [(1, 0), (2, 5), (4, 0), (8, 5), (16, 1)] {
-            l.push(m, s);
-        }
+        l.rank(&[1, 0, 2, 4, 8, 0, 16], &[0, 9, 5, 0, 5, 9, 1]);
         assert_eq!(l.as_slice(), &[2, 8, 16, 1, 4]);
+        l.rank(&[0; 7], &[3; 7]);
+        assert_eq!(l.as_slice(), &[] as &[u64]);
+        // Against a stable sort, on random scores and moves.
+        let mut s = 7u64;
+        for _ in 0..1000 {
+            let mut moves = [0u64; 7];
+            let mut scores = [0u32; 7];
+            for i in 0..7 {
+                let r = crate::position::xorshift(&mut s);
+                moves[i] = if r % 3 == 0 { 0 } else { 1 << i };
+                scores[i] = (r >> 8) as u32 % 5;
+            }
+            let mut want: Vec<(u32, u64)> = (0..7)
+                .filter(|&i| moves[i] != 0)
+                .map(|i| (scores[i], moves[i]))
+                .collect();
+            want.sort_by_key(|a| std::cmp::Reverse(a.0));
+            l.rank(&moves, &scores);
+            let want: Vec<u64> = want.into_iter().map(|(_, m)| m).collect();
+            assert_eq!(l.as_slice(), &want[..], "{moves:?} {scores:?}");
+        }
     }
 }

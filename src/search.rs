@@ -56,7 +56,7 @@
 //! The thresholds live in [`Params`]; BENCHMARKS.md records how they were chosen.
 
 use crate::bitboard::Bitboard;
-use crate::ordering::{column_order, threat_score, AfterEach, MoveList};
+use crate::ordering::{column_order, threat_score, AfterEach, MoveList, LANES};
 use crate::position::{has_four, Position};
 use crate::sync::{AtomicU64, Ordering};
 use crate::table::{Bound, InProgress, Slot, Table};
@@ -238,6 +238,24 @@ impl Ab {
                 return Err(self.alpha);
             }
         }
+        Ok(())
+    }
+
+    /// [`Ab::raise`] by each of `bounds` in turn ([`NO_BOUND`]: none), computed without a
+    /// branch per bound: `Err` with the first that reaches `beta`, else `alpha` raised to
+    /// the highest.
+    #[inline(always)]
+    fn raise_each(&mut self, bounds: &[i32; LANES]) -> Result<(), i32> {
+        let (mut cuts, mut best) = (0u32, NO_BOUND);
+        for (k, &b) in bounds.iter().enumerate() {
+            cuts |= u32::from(b >= self.beta) << k;
+            best = best.max(b);
+        }
+        if cuts != 0 {
+            // `cuts` holds bits below `LANES` only; the remainder spares a bounds check.
+            return Err(bounds[cuts.trailing_zeros() as usize % LANES]);
+        }
+        self.alpha = self.alpha.max(best);
         Ok(())
     }
 
@@ -843,18 +861,19 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             self.params.threat_bonus
         };
         let lanes = threats.then(|| after.get(pos));
-        for &col in Self::ORDER.iter() {
-            let mv = rest & Position::<W, H, B>::column_mask(col);
-            if mv == B::ZERO {
-                continue;
-            }
-            let score = match lanes {
-                Some(t) if bonus == 0 => t[col].count_ones() as i32,
-                Some(t) => threat_score(pos, mv, t[col], bonus, opp_threats),
-                None => 0,
+        // In centre-first order, which breaks ties.
+        let (mut moves, mut scores) = ([B::ZERO; W], [0; W]);
+        for (i, &col) in Self::ORDER.iter().enumerate() {
+            moves[i] = rest & Position::<W, H, B>::column_mask(col);
+            scores[i] = match lanes {
+                Some(t) if bonus == 0 => t[col].count_ones(),
+                Some(t) if moves[i] != B::ZERO => {
+                    threat_score(pos, moves[i], t[col], bonus, opp_threats)
+                }
+                _ => 0,
             };
-            list.push(mv, score);
         }
+        list.rank(&moves, &scores);
     }
 
     /// The child after `mv`, searched in the window `w` and seen from this node (negated).
@@ -1074,16 +1093,27 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                         odd & next
                     };
                     // Our threats after each move (computed for all the moves at once, and
-                    // kept for the move order).
-                    for (col, &threats) in after.get(pos).iter().enumerate() {
-                        let mv = tried & Position::<W, H, B>::column_mask(col);
-                        if mv == B::ZERO {
-                            continue;
-                        }
-                        if let Some(b) =
-                            follow_up_bound::<W, H, B>(cur ^ mask, cur | mv, threats, mask | mv)
-                        {
-                            w.raise(-b)?;
+                    // kept for the move order), and the bounds after each move, also at once.
+                    let lanes = after.get(pos);
+                    if B::BITS <= 64 && W <= LANES {
+                        w.raise_each(&follow_up_after_each::<W, H, B>(
+                            cur ^ mask,
+                            cur,
+                            mask,
+                            tried,
+                            lanes,
+                        ))?;
+                    } else {
+                        for (col, &threats) in lanes.iter().enumerate() {
+                            let mv = tried & Position::<W, H, B>::column_mask(col);
+                            if mv == B::ZERO {
+                                continue;
+                            }
+                            if let Some(b) =
+                                follow_up_bound::<W, H, B>(cur ^ mask, cur | mv, threats, mask | mv)
+                            {
+                                w.raise(-b)?;
+                            }
                         }
                     }
                 }
@@ -1303,17 +1333,78 @@ fn follow_up_bound<const W: usize, const H: usize, B: Bitboard>(
     follower_threats: B,
     mask: B,
 ) -> Option<i32> {
+    let b = follow_up_value::<W, H, B>(leader, follower, follower_threats, mask);
+    (b != NO_BOUND).then_some(b)
+}
+
+/// No bound: what [`follow_up_value`] gives where [`follow_up_bound`] gives `None`.
+const NO_BOUND: i32 = i32::MIN;
+
+/// The follower's lower bounds from [`follow_up_bound`] after each of its moves `tried`,
+/// one lane per column: for the move in column `c`, the negation of the bound of the
+/// position after it, where the other player (`leader`) leads and the player to move
+/// (`follower`, its stones before the move) follows up; [`NO_BOUND`] where there is none,
+/// no move is tried, or no column. `mask` is the board before the move, `after[c]` the
+/// follower's winning cells after its move in column `c` ([`AfterEach`]). For boards of
+/// 64-bit words and at most [`LANES`] columns.
+///
+/// Every lane computes the same expression without a branch, those past the last column on
+/// no move (as in `AfterEach::compute`), which the compiler turns into vector
+/// instructions. One move after another, the early exits of each bound mispredicted, and
+/// the branch-free pass over all the columns is faster (BENCHMARKS.md, "Seventeenth
+/// round").
+#[inline(always)]
+fn follow_up_after_each<const W: usize, const H: usize, B: Bitboard>(
+    leader: B,
+    follower: B,
+    mask: B,
+    tried: B,
+    after: &[B],
+) -> [i32; LANES] {
+    debug_assert!(B::BITS <= 64 && W <= LANES);
+    let (mut moves, mut threats) = ([B::ZERO; LANES], [B::ZERO; LANES]);
+    for k in 0..W {
+        moves[k] = tried & Position::<W, H, B>::column_mask(k);
+        threats[k] = after[k];
+    }
+    let mut out = [NO_BOUND; LANES];
+    for k in 0..LANES {
+        let mv = moves[k];
+        let b = follow_up_value::<W, H, B>(leader, follower | mv, threats[k], mask | mv);
+        out[k] = if mv != B::ZERO && b != NO_BOUND {
+            -b
+        } else {
+            NO_BOUND
+        };
+    }
+    out
+}
+
+/// [`follow_up_bound`]'s bound, or [`NO_BOUND`], computed without a branch on the cells, so
+/// that it runs in [`follow_up_after_each`]'s lanes.
+#[inline(always)]
+fn follow_up_value<const W: usize, const H: usize, B: Bitboard>(
+    leader: B,
+    follower: B,
+    follower_threats: B,
+    mask: B,
+) -> i32 {
     let (empty, odd) = empty_and_odd::<W, H, B>(mask);
     let (cut, above) = sure_threats::<W, H, B>(empty, odd, follower_threats);
-    if has_four::<W, H, B>(leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | odd) {
-        return None;
-    }
-    if cut != B::ZERO {
-        // The follower wins, with at least `above` cells still empty.
-        return Some(-1 - above / 2);
-    }
+    let leader_four =
+        has_four::<W, H, B>(leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | odd);
     let sure = follower | (empty & Position::<W, H, B>::follower_rows() & !odd);
-    Some(if has_four::<W, H, B>(sure) { -1 } else { 0 })
+    let v = if cut != B::ZERO {
+        // The follower wins, with at least `above` cells still empty.
+        -1 - above / 2
+    } else {
+        -i32::from(has_four::<W, H, B>(sure))
+    };
+    if leader_four {
+        NO_BOUND
+    } else {
+        v
+    }
 }
 
 /// The follower's threats it is sure to reach under a follow-up strategy: those on its rows
@@ -1330,9 +1421,6 @@ fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
     follower_threats: B,
 ) -> (B, i32) {
     let threats = follower_threats & Position::<W, H, B>::follower_rows() & !odd;
-    if threats == B::ZERO {
-        return (B::ZERO, 0);
-    }
     // A column's lowest threat has no threat an even number of rows below it. Only the
     // threats that stay in their column when shifted up by `k` are shifted (on boards of
     // odd height a row's parity survives the step into the next column).
@@ -1343,11 +1431,16 @@ fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
         k += 2;
     }
     let cut = empty ^ ((empty + lowest) & Position::<W, H, B>::board());
-    let mut row = (H - 1) % 2;
-    while lowest & (Position::<W, H, B>::bottom() << row) == B::ZERO {
-        row += 2;
+    // The lowest row holding a threat: the follower's rows run from the top one down in
+    // steps of two; none holds one when there is no threat (then 0).
+    let mut above = 0;
+    let mut row = H as i32 - 1;
+    while row >= 0 {
+        let hit = lowest & (Position::<W, H, B>::bottom() << row as usize) != B::ZERO;
+        above = if hit { H as i32 - 1 - row } else { above };
+        row -= 2;
     }
-    (cut, (H - 1 - row) as i32)
+    (cut, above)
 }
 
 /// The odd-threat (zugzwang) bound, for a position with an odd
@@ -1369,7 +1462,7 @@ fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
 /// the latest with the threat cell when every cell above it is still empty. Threats of the
 /// follower on its rows of the other columns keep the leader from the cells above them
 /// (see `sure_threats`); they end the game no later.
-#[inline]
+#[inline(always)]
 fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
     leader: B,
     follower_threats: B,
@@ -1468,6 +1561,60 @@ mod tests {
             lost += u32::from(b < 0);
         }
         (bounded, lost)
+    }
+
+    /// [`follow_up_after_each`] against [`follow_up_bound`] after each move one at a time,
+    /// and [`Ab::raise_each`] against [`Ab::raise`] by each of its bounds in turn, on
+    /// random positions of W x H with an odd number of empty cells (where the search asks
+    /// it), in windows around each bound. Returns how many bounds the lanes held.
+    fn check_follow_up_lanes<const W: usize, const H: usize>(seed: u64, count: usize) -> u32 {
+        let mut found = 0;
+        let mut s = seed;
+        for p in random_positions::<W, H>(seed, 5, 12, count, |p| !p.can_win_next()) {
+            let (cur, mask) = (p.current(), p.mask());
+            let (next, _) = p.non_losing_moves_and_threats();
+            let mut after = AfterEach::<W, u64>::new();
+            let lanes =
+                follow_up_after_each::<W, H, u64>(cur ^ mask, cur, mask, next, after.get(&p));
+            let mut each = [NO_BOUND; LANES];
+            for (col, lane) in each.iter_mut().enumerate().take(W) {
+                let mv = next & Position::<W, H>::column_mask(col);
+                if mv != 0 {
+                    let threats = winning_cells::<W, H, u64>(cur | mv, mask | mv);
+                    if let Some(b) =
+                        follow_up_bound::<W, H, u64>(cur ^ mask, cur | mv, threats, mask | mv)
+                    {
+                        *lane = -b;
+                    }
+                }
+            }
+            assert_eq!(lanes, each, "{W}x{H} {p:?}\n{p}");
+            found += lanes.iter().filter(|&&b| b != NO_BOUND).count() as u32;
+            let alpha = (xorshift(&mut s) % 7) as i32 - 4;
+            for beta in alpha + 1..alpha + 4 {
+                let (mut one, mut all) = (Ab { alpha, beta }, Ab { alpha, beta });
+                let want = each
+                    .iter()
+                    .filter(|&&b| b != NO_BOUND)
+                    .try_for_each(|&b| one.raise(b));
+                assert_eq!(all.raise_each(&lanes), want, "{p:?} ({alpha}, {beta})");
+                if want.is_ok() {
+                    assert_eq!((all.alpha, all.beta), (one.alpha, one.beta));
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn the_follow_up_bounds_in_lanes_are_each_moves_bound() {
+        assert!(check_follow_up_lanes::<7, 6>(41, 400) > 0);
+        assert!(check_follow_up_lanes::<6, 6>(42, 400) > 0);
+        assert!(check_follow_up_lanes::<8, 4>(43, 400) > 0);
+        assert!(check_follow_up_lanes::<7, 5>(44, 400) > 0);
+        assert!(check_follow_up_lanes::<5, 8>(45, 400) > 0);
+        assert!(check_follow_up_lanes::<8, 7>(46, 200) > 0);
+        assert!(check_follow_up_lanes::<4, 4>(47, 200) > 0);
     }
 
     /// The no-four bounds against the search without them, on `count` random positions of
