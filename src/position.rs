@@ -658,9 +658,10 @@ pub(crate) fn winning_cells<const W: usize, const H: usize, B: Bitboard>(p: B, m
 
 /// True when the cells `p` (a subset of the board) contain four in a row.
 ///
-/// The four directions are all computed, with one branch at the end: an exit after each
-/// direction was a branch on the cells that the CPU mispredicted, and cost more than the
-/// directions it saved (BENCHMARKS.md, "Seventeenth round").
+/// On 64-bit words the four directions are all computed, with one branch at the end: an
+/// exit after each direction was a branch on the cells that the CPU mispredicted, and cost
+/// more than the directions it saved. On 128-bit words, where each direction takes twice
+/// the instructions, the exits still pay (BENCHMARKS.md, "Seventeenth round").
 #[inline]
 pub(crate) fn has_four<const W: usize, const H: usize, B: Bitboard>(p: B) -> bool {
     let h1 = H + 1;
@@ -668,6 +669,9 @@ pub(crate) fn has_four<const W: usize, const H: usize, B: Bitboard>(p: B) -> boo
     for s in [1, h1, h1 - 1, h1 + 1] {
         let m = p & (p >> s);
         r |= m & (m >> (2 * s));
+        if B::BITS > 64 && r != B::ZERO {
+            return true;
+        }
     }
     r != B::ZERO
 }

@@ -1393,6 +1393,10 @@ fn follow_up_value<const W: usize, const H: usize, B: Bitboard>(
     let (cut, above) = sure_threats::<W, H, B>(empty, odd, follower_threats);
     let leader_four =
         has_four::<W, H, B>(leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | odd);
+    if B::BITS > 64 && leader_four {
+        // No lanes on 128-bit words (see `follow_up_after_each`): an early exit pays there.
+        return NO_BOUND;
+    }
     let sure = follower | (empty & Position::<W, H, B>::follower_rows() & !odd);
     let v = if cut != B::ZERO {
         // The follower wins, with at least `above` cells still empty.
@@ -1421,6 +1425,10 @@ fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
     follower_threats: B,
 ) -> (B, i32) {
     let threats = follower_threats & Position::<W, H, B>::follower_rows() & !odd;
+    if B::BITS > 64 && threats == B::ZERO {
+        // On 128-bit words (no lanes) the early exit pays.
+        return (B::ZERO, 0);
+    }
     // A column's lowest threat has no threat an even number of rows below it. Only the
     // threats that stay in their column when shifted up by `k` are shifted (on boards of
     // odd height a row's parity survives the step into the next column).
