@@ -40,12 +40,15 @@
 //! # Where the table is used
 //!
 //! - At every depth on every board (`Params::table_min_empty` is 0), probe and store on even
-//!   plies only (positions where the first player is to move). Odd
+//!   plies (positions where the first player is to move). Odd
 //!   plies instead probe their children (enhanced transposition cutoff, ETC) while few stones
 //!   are down, and store nothing, which leaves the table's room for the even plies.
-//!   `Params::every_ply_min_empty` (off by default) uses the table on every ply near the
-//!   root instead, as c4 does, and lets a node whose entry gave no move probe its children:
-//!   a quarter fewer nodes but more memory accesses (BENCHMARKS.md, ninth round).
+//! - Near the root, while at least `Params::every_ply_min_empty` (22) cells are empty, every
+//!   ply probes and stores, as in c4, and a node whose entry gave no move probes its
+//!   children. That takes 2-13 % of the nodes of the whole boards away and pays in time
+//!   there, but costs time in short searches, whose subtrees near the root are small: it
+//!   starts once the thread has searched `Params::every_ply_after` (2^17) nodes
+//!   (BENCHMARKS.md, ninth and eighteenth rounds).
 //! - A position and its mirror image share one entry: the table is keyed by the smaller of
 //!   their two keys (`Position::canonical_key`), and a move read from or written to an entry
 //!   keyed by the mirror image is mirrored.
@@ -82,8 +85,13 @@ pub struct Params {
     /// Use the table on every ply instead of even plies only.
     pub table_every_ply: bool,
     /// While at least this many cells are empty (0: never), use the table on every ply,
-    /// and let a node whose own entry gave no move probe its children too (ETC).
+    /// and let a node whose own entry gave no move probe its children too (ETC); once the
+    /// thread has searched `every_ply_after` nodes.
     pub every_ply_min_empty: u32,
+    /// The nodes a thread's search counts before `every_ply_min_empty` applies. The extra
+    /// probes near the root pay in long searches, whose subtrees there are large, and cost
+    /// time in short ones (BENCHMARKS.md, "Eighteenth round"); the count tells them apart.
+    pub every_ply_after: u64,
     /// Windows with `beta >= forcing_from` or `alpha <= -forcing_from` (is there a quick
     /// win, for either side?) add the threats playable at once to the threat score
     /// (`threat_bonus` bit 1).
@@ -153,7 +161,8 @@ impl Default for Params {
             threat_bonus: 0,
             etc_min_empty: 18,
             table_every_ply: false,
-            every_ply_min_empty: 0,
+            every_ply_min_empty: 22,
+            every_ply_after: 1 << 17,
             table_min_empty: 0,
             forcing_from: 7,
             rescan_work: 1 << 10,
@@ -676,11 +685,12 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     }
 
     /// Whether a node of `moves` stones is near enough to the root to use the table on every
-    /// ply (see `Params::every_ply_min_empty`).
+    /// ply, in a search long enough for it (see `Params::every_ply_min_empty` and
+    /// `Params::every_ply_after`).
     #[inline(always)]
     fn every_ply(&self, moves: u32) -> bool {
         let min = self.params.every_ply_min_empty;
-        min != 0 && Self::CELLS as u32 - moves >= min
+        min != 0 && Self::CELLS as u32 - moves >= min && self.nodes >= self.params.every_ply_after
     }
 
     /// Whether a node of `moves` stones loads its children's buckets ahead of searching them:

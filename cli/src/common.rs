@@ -70,6 +70,7 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "threat_bonus" => p.threat_bonus = n()?,
             "table_every_ply" => p.table_every_ply = b()?,
             "every_ply_min_empty" => p.every_ply_min_empty = n()?,
+            "every_ply_after" => p.every_ply_after = n()? as u64,
             "claim_even" => p.claim_even = b()?,
             "claim_even_general" => p.claim_even_general = b()?,
             "table_min_empty" => p.table_min_empty = n()?,

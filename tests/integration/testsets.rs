@@ -152,19 +152,25 @@ fn low_threat_ordering_keeps_the_scores() {
 
 /// The table on every ply near the root, where a node the table gives no move also probes
 /// its children (`Params::every_ply_min_empty`), keeps the scores: the files' on two sets at
-/// the measured threshold, and plain minimax's on random late positions with the threshold
-/// below their 9 empty cells (so that the whole search uses it).
+/// the default threshold, and plain minimax's on random late positions with the threshold
+/// below their 9 empty cells (so that the whole search uses it). Each from the first node
+/// (these searches are too short to reach the default `Params::every_ply_after`), and from
+/// a node count reached in the middle of the searches, where the odd plies start probing
+/// and storing.
 #[test]
 fn the_table_on_every_ply_keeps_the_scores() {
     use fourfold::Params;
-    let params = |min| Params {
-        every_ply_min_empty: min,
-        ..Params::default()
-    };
-    sets_agree(params(18), 30);
-    random_late_agree::<5, 7>(params(4), 0x1857);
-    random_late_agree::<8, 4>(params(4), 0x1884);
-    random_late_agree::<7, 6>(params(4), 0x1876);
+    for after in [0, 40] {
+        let params = |min| Params {
+            every_ply_min_empty: min,
+            every_ply_after: after,
+            ..Params::default()
+        };
+        sets_agree(params(Params::default().every_ply_min_empty), 30);
+        random_late_agree::<5, 7>(params(4), 0x1857 + after);
+        random_late_agree::<8, 4>(params(4), 0x1884 + after);
+        random_late_agree::<7, 6>(params(4), 0x1876 + after);
+    }
 }
 
 /// The near table (`Params::near_empty`: the nodes with at most that many empty cells in a
