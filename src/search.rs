@@ -45,7 +45,7 @@
 //!   are down, and store nothing, which leaves the table's room for the even plies.
 //! - Near the root, while at least `Params::every_ply_min_empty` (22) cells are empty, every
 //!   ply probes and stores, as in c4, and a node whose entry gave no move probes its
-//!   children. That takes 2-13 % of the nodes of the whole boards away and pays in time
+//!   children. That takes 1.5-13 % of the nodes of the whole boards away and pays in time
 //!   there, but costs time in short searches, whose subtrees near the root are small: it
 //!   starts once the thread has searched `Params::every_ply_after` (2^17) nodes
 //!   (BENCHMARKS.md, ninth and eighteenth rounds).
