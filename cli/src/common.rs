@@ -83,6 +83,7 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
                     .parse::<i32>()
                     .map_err(|_| format!("--param {item}: not an integer"))?
             }
+            "first_move_guess" => p.first_move_guess = b()?,
             "prefetch" => p.prefetch = b()?,
             "helper_windows" => p.helper_windows = b()?,
             "defer_below" => p.defer_below = n()?,
