@@ -114,10 +114,11 @@ pub struct Params {
     /// 0 (the default) whether the first player wins, -1 whether it does not lose. Then
     /// one step at a time away from it.
     pub first_test: i32,
-    /// With one thread, before the first test, ask it of the first move alone (see
-    /// `Searcher::first_move_guess`): when that move is not even above `first_test - 1`,
-    /// the driver starts one step lower.
-    pub first_move_guess: bool,
+    /// With one thread, on a root of fewer stones than this (and than `zero_window_below`),
+    /// ask the first test of the first move alone before the root (see
+    /// `Searcher::first_move_guess`): when that move is not even above `first_test - 1`, the
+    /// driver starts one step lower. 1: the empty board only; 0: never.
+    pub first_move_guess_below: u32,
     /// While at most this many cells are empty (0: never), the children's own first stages
     /// run before any child is searched: a child they decide is not searched (see
     /// `Searcher::static_children`).
@@ -174,7 +175,7 @@ impl Default for Params {
             claim_even_general: true,
             zero_window_below: 4,
             first_test: 0,
-            first_move_guess: true,
+            first_move_guess_below: 1,
             static_children_empty: 6,
             prefetch: true,
             helper_windows: true,
@@ -1164,7 +1165,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         let zero_first = pos.moves() < self.params.zero_window_below;
         self.root_moves = pos.moves();
         let mut first_test = self.params.first_test;
-        if zero_first && self.params.first_move_guess && self.shared.busy.is_none() {
+        let guess = pos.moves() < self.params.first_move_guess_below;
+        if zero_first && guess && self.shared.busy.is_none() {
             first_test = self.first_move_guess(pos, window, on_step)?;
         }
         loop {
@@ -1235,11 +1237,14 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     ///   one, which the move's search has begun (its subtree is in the table).
     ///
     /// The guess decides only which test comes first, never a score: a wrong one costs a
-    /// test. Paid on a first-player win whose first move does not win (6x7: the move's second
-    /// test, 8 % of the nodes); on the second-player wins it saves most of "above 0?". One
-    /// thread only: with helpers, the neighbouring windows are tested at once anyway, and
-    /// the guess kept thread 0 off the root's tests meanwhile (6x7 on two threads took
-    /// 4.3-4.8 s against 3.2 s).
+    /// test. On the second-player wins it saves most of "above 0?" (6x6: 11 % of the
+    /// nodes). A first-player win whose first move does not win pays the move's second test
+    /// (6x7: 8 %). Used on the empty board only (`Params::first_move_guess_below`): a few
+    /// stones in, the centre is often not the best move, and a root that wins although its
+    /// first move loses is guessed wrong (Test_L1_R3's 81 positions of one to three stones:
+    /// 6 % more nodes in all). One thread only: with helpers, the neighbouring windows are
+    /// tested at once anyway, and the guess kept thread 0 off the root's tests meanwhile
+    /// (6x7 on two threads took 4.3-4.8 s against 3.2 s).
     fn first_move_guess(
         &mut self,
         pos: &Position<W, H, B>,
@@ -2341,12 +2346,13 @@ mod tests {
             .into_iter()
             .flat_map(|f| [(f, false), (f, true)])
         {
+            // The guess on every root of the test, not only the empty one.
             let solver: crate::Solver<5, 4, u64> = crate::Solver::builder()
                 .table_mib(4)
                 .threads(1)
                 .params(Params {
                     first_test: first,
-                    first_move_guess: guess,
+                    first_move_guess_below: if guess { 4 } else { 0 },
                     ..Params::default()
                 })
                 .build()

@@ -83,7 +83,7 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
                     .parse::<i32>()
                     .map_err(|_| format!("--param {item}: not an integer"))?
             }
-            "first_move_guess" => p.first_move_guess = b()?,
+            "first_move_guess_below" => p.first_move_guess_below = n()?,
             "prefetch" => p.prefetch = b()?,
             "helper_windows" => p.helper_windows = b()?,
             "defer_below" => p.defer_below = n()?,
