@@ -69,7 +69,8 @@ use std::time::Instant;
 
 /// Tuning knobs of the search. The defaults are the measured best on 7 x 6; the thresholds of
 /// depth count empty cells (the size of what is left to search), so that they carry over to
-/// every board, except `defer_below` (stones: the plies nearest the root).
+/// every board, except `defer_below`, `zero_window_below` and `first_move_guess_below`
+/// (stones: the plies nearest the root).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
     /// Threat-based ordering while more than this many cells are empty; the static
@@ -322,6 +323,15 @@ struct Found<B> {
 pub(crate) struct Window {
     pub lower: i32,
     pub upper: i32,
+}
+
+/// What the first move's value says of the root ([`Searcher::first_move_guess`]).
+#[derive(Clone, Copy, Debug)]
+struct Guess {
+    /// A lower bound of the root's score that the move proved.
+    lower: Option<i32>,
+    /// The driver's first test: "is the score above `first_test`?".
+    first_test: i32,
 }
 
 impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
@@ -1165,9 +1175,17 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         let zero_first = pos.moves() < self.params.zero_window_below;
         self.root_moves = pos.moves();
         let mut first_test = self.params.first_test;
-        let guess = pos.moves() < self.params.first_move_guess_below;
-        if zero_first && guess && self.shared.busy.is_none() {
-            first_test = self.first_move_guess(pos, window, on_step)?;
+        if zero_first && self.guesses(pos) {
+            let w = lock(window);
+            let guess = self.first_move_guess(pos, first_test, w)?;
+            if let Some(lower) = guess.lower {
+                let mut w = window.lock().unwrap_or_else(|e| e.into_inner());
+                w.lower = w.lower.max(lower);
+                let now = *w;
+                drop(w);
+                on_step(&now, self.nodes);
+            }
+            first_test = guess.first_test;
         }
         loop {
             let Window {
@@ -1222,16 +1240,22 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         }
     }
 
-    /// The first test of the driver on a root near the start of the game, from its first
-    /// move's value: `first_test` (`t`), or `t - 1` when that move is guessed to show a loss.
-    /// `None` if stopped.
+    /// Whether the driver asks its first test of the first move before the root (see
+    /// [`Self::first_move_guess`]): on a root of fewer than `Params::first_move_guess_below`
+    /// stones (the empty board), with one thread.
+    fn guesses(&self, pos: &Position<W, H, B>) -> bool {
+        pos.moves() < self.params.first_move_guess_below && self.shared.busy.is_none()
+    }
+
+    /// What the first move's value says of the root, for a driver whose first test is
+    /// "above `t`?" and whose bounds so far are `w`; `None` if stopped.
     ///
     /// Which test to ask first depends on the sign of the score, which nothing in the
     /// position tells: "above 0?" first costs one test more on a second-player win, "above
     /// -1?" first one more on a first-player win (BENCHMARKS.md, the eleventh round). So the
     /// two tests are first asked of the first move in centre-first order alone:
-    /// - above `t`: the root is too, the window's lower bound is raised and the driver goes
-    ///   on (the root's test would have searched that move first and stopped there);
+    /// - above `t`: the root is too; that is the new lower bound, and the driver goes on
+    ///   (the root's test would have searched that move first and stopped there);
     /// - not above `t`, but above `t - 1`: the same, one lower;
     /// - neither: the root is guessed not above `t - 1` either, and its first test is that
     ///   one, which the move's search has begun (its subtree is in the table).
@@ -1245,24 +1269,21 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// 6 % more nodes in all). One thread only: with helpers, the neighbouring windows are
     /// tested at once anyway, and the guess kept thread 0 off the root's tests meanwhile
     /// (6x7 on two threads took 4.3-4.8 s against 3.2 s).
-    fn first_move_guess(
-        &mut self,
-        pos: &Position<W, H, B>,
-        window: &Mutex<Window>,
-        on_step: &mut dyn FnMut(&Window, u64),
-    ) -> Option<i32> {
-        let t = self.params.first_test;
+    fn first_move_guess(&mut self, pos: &Position<W, H, B>, t: i32, w: Window) -> Option<Guess> {
+        let none = Guess {
+            lower: None,
+            first_test: t,
+        };
         let next = pos.non_losing_moves();
-        let w = *window.lock().unwrap_or_else(|e| e.into_inner());
         let Some(&col) = Self::ORDER
             .iter()
             .find(|&&c| next & Position::<W, H, B>::column_mask(c) != B::ZERO)
         else {
-            return Some(t);
+            return Some(none);
         };
         if !(w.lower < t && t < w.upper) {
-            // The window has already settled one of the two tests.
-            return Some(t);
+            // The bounds have already settled one of the two tests.
+            return Some(none);
         }
         let child = pos.after(next & Position::<W, H, B>::column_mask(col));
         for test in [t, t - 1] {
@@ -1272,15 +1293,16 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 return None;
             }
             if r > test {
-                let mut w = window.lock().unwrap_or_else(|e| e.into_inner());
-                w.lower = w.lower.max(r);
-                let now = *w;
-                drop(w);
-                on_step(&now, self.nodes);
-                return Some(t);
+                return Some(Guess {
+                    lower: Some(r),
+                    ..none
+                });
             }
         }
-        Some(t - 1)
+        Some(Guess {
+            lower: None,
+            first_test: t - 1,
+        })
     }
 
     /// A guess of the all-nodes of the test "is the score above `med`?" when the score is
@@ -1316,14 +1338,35 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             return Some(1);
         }
         // Two null windows (is it a win? else, is it a loss?) search less than one (-1, 1).
-        let r = if self.negamax(pos, 0, 1) >= 1 {
+        // The first move's value may prove one of them, or guess the root lost: then "is it
+        // a loss?" comes first.
+        let mut lower = None;
+        if self.guesses(pos) {
+            let unknown = Window {
+                lower: i32::MIN,
+                upper: i32::MAX,
+            };
+            let guess = self.first_move_guess(pos, 0, unknown)?;
+            if guess.first_test < 0 {
+                let r = self.negamax(pos, -1, 0);
+                if self.aborted {
+                    return None;
+                } else if r <= -1 {
+                    return Some(-1);
+                }
+                lower = Some(0);
+            } else {
+                lower = guess.lower;
+            }
+        }
+        let r = if lower.is_some_and(|l| l >= 1) || self.negamax(pos, 0, 1) >= 1 {
             1
         } else if self.aborted {
             return None;
-        } else if self.negamax(pos, -1, 0) <= -1 {
-            -1
-        } else {
+        } else if lower.is_some() || self.negamax(pos, -1, 0) > -1 {
             0
+        } else {
+            -1
         };
         (!self.aborted).then_some(r)
     }
@@ -2323,8 +2366,9 @@ mod tests {
     #[test]
     fn the_first_test_changes_no_score() {
         // The driver's first question only changes which tests are asked: every choice,
-        // inside the score range or outside it, ends at the oracle's score. The positions
-        // have fewer stones than `zero_window_below`, where the first question is used.
+        // inside the score range or outside it, ends at the oracle's score (and the weak
+        // solve at its sign). The positions have fewer stones than `zero_window_below`,
+        // where the first question is used.
         let oracle = oracle::<5, 4>();
         let mut s = 0x51f7_0013;
         let positions: Vec<Position<5, 4>> = (0..40)
@@ -2362,6 +2406,11 @@ mod tests {
                     solver.solve(p).unwrap().score,
                     w,
                     "first test {first}, guess {guess}: {p:?}"
+                );
+                assert_eq!(
+                    solver.solve_weak(p).unwrap().score,
+                    w.signum(),
+                    "weak, guess {guess}: {p:?}"
                 );
                 if guess && first == 0 {
                     // Which way the guess went, from the first move's score.
