@@ -2412,7 +2412,7 @@ mod tests {
                     w.signum(),
                     "weak, guess {guess}: {p:?}"
                 );
-                if guess && first == 0 {
+                if guess && first == 0 && !p.can_win_next() {
                     // Which way the guess went, from the first move's score.
                     let next = p.non_losing_moves();
                     let col = column_order::<5>()
