@@ -1340,7 +1340,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         // Two null windows (is it a win? else, is it a loss?) search less than one (-1, 1).
         // The first move's value may prove one of them, or guess the root lost: then "is it
         // a loss?" comes first.
-        let mut lower = None;
+        // The outcome proven so far is at least `floor` (-1: nothing proven).
+        let mut floor = -1;
         if self.guesses(pos) {
             let unknown = Window {
                 lower: i32::MIN,
@@ -1354,16 +1355,16 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                 } else if r <= -1 {
                     return Some(-1);
                 }
-                lower = Some(0);
-            } else {
-                lower = guess.lower;
+                floor = 0;
+            } else if let Some(lower) = guess.lower {
+                floor = lower.min(1);
             }
         }
-        let r = if lower.is_some_and(|l| l >= 1) || self.negamax(pos, 0, 1) >= 1 {
+        let r = if floor >= 1 || self.negamax(pos, 0, 1) >= 1 {
             1
         } else if self.aborted {
             return None;
-        } else if lower.is_some() || self.negamax(pos, -1, 0) > -1 {
+        } else if floor >= 0 || self.negamax(pos, -1, 0) > -1 {
             0
         } else {
             -1
