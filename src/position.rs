@@ -676,6 +676,26 @@ pub(crate) fn has_four<const W: usize, const H: usize, B: Bitboard>(p: B) -> boo
     r != B::ZERO
 }
 
+/// True when the cells `p` contain four in a row across columns (horizontally or
+/// diagonally), or the cells `up` four in a column: [`has_four`] with the vertical direction
+/// taken from its own set. A player who never gets two vertically adjacent empty cells (the
+/// parity strategies of the search's bounds) makes a vertical four only from its stones and
+/// the playable cells, while any empty cell it may get can complete another line.
+#[inline]
+pub(crate) fn has_four_split<const W: usize, const H: usize, B: Bitboard>(p: B, up: B) -> bool {
+    let h1 = H + 1;
+    let m = up & (up >> 1);
+    let mut r = m & (m >> 2);
+    for s in [h1, h1 - 1, h1 + 1] {
+        let m = p & (p >> s);
+        r |= m & (m >> (2 * s));
+        if B::BITS > 64 && r != B::ZERO {
+            return true;
+        }
+    }
+    r != B::ZERO
+}
+
 /// The smaller of the key `k` and its mirror image, and whether it is the mirror image.
 #[inline]
 fn smaller_of_mirrors<const W: usize, const H: usize, B: Bitboard>(k: B) -> (B, bool) {

@@ -60,7 +60,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::ordering::{column_order, threat_score, AfterEach, MoveList, LANES};
-use crate::position::{has_four, Position};
+use crate::position::{has_four, has_four_split, Position};
 use crate::sync::{AtomicU64, Ordering};
 use crate::table::{Bound, InProgress, Slot, Table};
 use crate::StopFlag;
@@ -1446,8 +1446,9 @@ fn empty_and_odd<const W: usize, const H: usize, B: Bitboard>(mask: B) -> (B, B)
 /// pairs of such columns). In the columns with an even number of empty cells the leader
 /// then gets only the cells on `Position::leader_rows` (even rows, 0-based, on boards of
 /// even height; odd ones on odd heights) and the follower those on `follower_rows`, the
-/// top one included; in the others the leader may get any cell. If the leader's stones and every cell it may get
-/// hold no four, the leader never wins: its score is at most 0, and at most -1 when the
+/// top one included; in the others the leader may get any cell, but never two of a column in
+/// a row ([`column_fours`]). If the leader's stones and every cell it may get hold no four,
+/// the leader never wins: its score is at most 0, and at most -1 when the
 /// follower's stones and its sure cells hold a four (the board fills up, the follower gets
 /// them all). A threat of the follower on one of its rows ends the game before the leader
 /// gets the cells above it (see `sure_threats`), and then the leader loses. `None` when the
@@ -1461,6 +1462,18 @@ fn follow_up_bound<const W: usize, const H: usize, B: Bitboard>(
 ) -> Option<i32> {
     let b = follow_up_value::<W, H, B>(leader, follower, follower_threats, mask);
     (b != NO_BOUND).then_some(b)
+}
+
+/// Of the cells `cells` the leader may get under a parity strategy (its stones `leader`
+/// among them, `mask` the board), those that can make a four up a column. Every move of the
+/// leader in a column is answered on top of it, and the follower enters a column first only
+/// at its lowest empty cell, so the leader never gets two cells of a column in a row: a four
+/// up a column has at most one empty cell, the lowest of its column, above three of the
+/// leader's stones.
+#[inline(always)]
+fn column_fours<const W: usize, const H: usize, B: Bitboard>(cells: B, leader: B, mask: B) -> B {
+    let playable = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::board();
+    cells & (leader | playable)
 }
 
 /// No bound: what [`follow_up_value`] gives where [`follow_up_bound`] gives `None`.
@@ -1517,8 +1530,9 @@ fn follow_up_value<const W: usize, const H: usize, B: Bitboard>(
 ) -> i32 {
     let (empty, odd) = empty_and_odd::<W, H, B>(mask);
     let (cut, above) = sure_threats::<W, H, B>(empty, odd, follower_threats);
+    let cells = leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | odd;
     let leader_four =
-        has_four::<W, H, B>(leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | odd);
+        has_four_split::<W, H, B>(cells, column_fours::<W, H, B>(cells, leader, mask));
     if B::BITS > 64 && leader_four {
         // No lanes on 128-bit words (see `follow_up_after_each`): an early exit pays there.
         return NO_BOUND;
@@ -1590,7 +1604,8 @@ fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
 /// empty cells, such columns come in pairs, and `c` is one). In `c` the leader then gets
 /// the cells of the lowest one's parity and the follower the others, the threat among
 /// them; in the columns with an even number of empty cells the leader gets only the cells
-/// on its rows (see `follow_up_bound`); in the other odd ones, any cell. The leader can delay but not avoid
+/// on its rows (see `follow_up_bound`); in the other odd ones, any cell, but never two of a
+/// column in a row ([`column_fours`]). The leader can delay but not avoid
 /// playing under the threat, since every other column fills up first. If the leader's
 /// stones and every cell it may get below the threat hold no four, the follower wins, at
 /// the latest with the threat cell when every cell above it is still empty. Threats of the
@@ -1621,7 +1636,7 @@ fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
         let below = (t - B::ONE) & col;
         let cells =
             leader | (leader_cells & !col) | (empty & below & Position::<W, H, B>::follower_rows());
-        if !has_four::<W, H, B>(cells) {
+        if !has_four_split::<W, H, B>(cells, column_fours::<W, H, B>(cells, leader, mask)) {
             // The cells above the threat, left empty at the latest.
             let above = (col & !below & !t).count_ones() as i32;
             let b = above / 2 + 1;
@@ -2183,9 +2198,32 @@ mod tests {
                             || (!Self::follower_row(r) && !Self::at(cut, c, r)))
                 })
         }
+        /// A four of the leader within the cells it may get (`cells`, empty in `mask` or
+        /// its stones): one up a column needs three of its stones, since under a parity
+        /// strategy the leader never gets two cells of a column in a row.
+        fn leader_four(cells: u64, mask: u64) -> bool {
+            (0..W as i64).any(|c| {
+                (0..H as i64).any(|r| {
+                    [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
+                        let line: Vec<(i64, i64)> =
+                            (0..4).map(|i| (c + i * dc, r + i * dr)).collect();
+                        let on_board = |&(c, r): &(i64, i64)| {
+                            (0..W as i64).contains(&c) && (0..H as i64).contains(&r)
+                        };
+                        if !line.iter().all(on_board) {
+                            return false;
+                        }
+                        let at =
+                            |set: u64, &(c, r): &(i64, i64)| Self::at(set, c as usize, r as usize);
+                        let empty = line.iter().filter(|p| !at(mask, p)).count();
+                        line.iter().all(|p| at(cells, p)) && (dc != 0 || empty <= 1)
+                    })
+                })
+            })
+        }
         fn follow_up_bound(leader: u64, follower: u64, threats: u64, mask: u64) -> Option<i32> {
             let (cut, above) = Self::sure_threats(mask, threats);
-            if Self::four(Self::leader_cells(leader, mask, cut)) {
+            if Self::leader_four(Self::leader_cells(leader, mask, cut), mask) {
                 return None;
             }
             if cut != 0 {
@@ -2213,7 +2251,7 @@ mod tests {
                     | Self::cells(|cc, r| {
                         cc == c && r < t && !Self::at(mask, cc, r) && Self::follower_row(r)
                     });
-                if !Self::four(cells) {
+                if !Self::leader_four(cells, mask) {
                     let b = (H - 1 - t) as i32 / 2 + 1;
                     best = Some(best.map_or(b, |x: i32| x.max(b)));
                 }
