@@ -1440,15 +1440,17 @@ fn empty_and_odd<const W: usize, const H: usize, B: Bitboard>(mask: B) -> (B, B)
 /// `follower_threats` are the follower's winning cells (empty cells that complete a four
 /// with its stones).
 ///
-/// The follower's strategy: answer every move on top of it in the same column; when the
-/// leader fills the last cell of a column, play the lowest cell of another column with an
-/// odd number of empty cells (one exists: the empty cells are even in number again only in
-/// pairs of such columns). In the columns with an even number of empty cells the leader
-/// then gets only the cells on `Position::leader_rows` (even rows, 0-based, on boards of
-/// even height; odd ones on odd heights) and the follower those on `follower_rows`, the
-/// top one included; in the others the leader may get any cell, but never two of a column in
-/// a row ([`column_fours`]). If the leader's stones and every cell it may get hold no four,
-/// the leader never wins: its score is at most 0, and at most -1 when the
+/// The follower's strategy: answer every move on top of it in the same column. In the
+/// columns with an even number of empty cells the leader then gets only the cells on
+/// `Position::leader_rows` (even rows, 0-based, on boards of even height; odd ones on odd
+/// heights) and the follower those on `follower_rows`, the top one included. The columns
+/// with an odd number of empty cells come in pairs (the empty cells are even in number),
+/// and the follower plays them one of two ways ([`follow_up_way`]): on top there too, and
+/// when the leader fills the last cell of a column, the lowest cell of another odd column
+/// (the leader may then get any of their cells, but never two of a column in a row); or in
+/// pairs, the lowest cell of one answered by the lowest of its partner (the leader may get
+/// that cell and then those on its rows). If the leader's stones and every cell it may get
+/// hold no four, the leader never wins: its score is at most 0, and at most -1 when the
 /// follower's stones and its sure cells hold a four (the board fills up, the follower gets
 /// them all). A threat of the follower on one of its rows ends the game before the leader
 /// gets the cells above it (see `sure_threats`), and then the leader loses. `None` when the
@@ -1520,7 +1522,8 @@ fn follow_up_after_each<const W: usize, const H: usize, B: Bitboard>(
 }
 
 /// [`follow_up_bound`]'s bound, or [`NO_BOUND`], computed without a branch on the cells, so
-/// that it runs in [`follow_up_after_each`]'s lanes.
+/// that it runs in [`follow_up_after_each`]'s lanes: the better of the two ways the follower
+/// may treat the columns with an odd number of empty cells ([`follow_up_way`]).
 #[inline(always)]
 fn follow_up_value<const W: usize, const H: usize, B: Bitboard>(
     leader: B,
@@ -1529,15 +1532,66 @@ fn follow_up_value<const W: usize, const H: usize, B: Bitboard>(
     mask: B,
 ) -> i32 {
     let (empty, odd) = empty_and_odd::<W, H, B>(mask);
-    let (cut, above) = sure_threats::<W, H, B>(empty, odd, follower_threats);
-    let cells = leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | odd;
-    let leader_four =
-        has_four_split::<W, H, B>(cells, column_fours::<W, H, B>(cells, leader, mask));
-    if B::BITS > 64 && leader_four {
+    // The lowest empty cell of each odd column (on a follower's row there).
+    let lowest = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::follower_rows();
+    let paired = follow_up_way::<W, H, B>(
+        leader,
+        follower,
+        follower_threats,
+        mask,
+        empty,
+        lowest,
+        true,
+    );
+    if B::BITS > 64 && paired != NO_BOUND {
         // No lanes on 128-bit words (see `follow_up_after_each`): an early exit pays there.
-        return NO_BOUND;
+        return paired;
     }
-    let sure = follower | (empty & Position::<W, H, B>::follower_rows() & !odd);
+    let open =
+        follow_up_way::<W, H, B>(leader, follower, follower_threats, mask, empty, odd, false);
+    // Where both hold, the pairs' bound is the lower: its follower is sure of more cells
+    // and more threats.
+    if paired != NO_BOUND {
+        paired
+    } else {
+        open
+    }
+}
+
+/// The follow-up bound under one way of playing the odd columns, or [`NO_BOUND`]. `free`
+/// holds the empty cells of the odd columns that either side may get:
+/// - every empty cell of them (`odd` of [`empty_and_odd`]): the follower answers on top there
+///   too, and when the leader fills the last cell of a column, plays the lowest cell of
+///   another odd column. The leader may get any of their cells, but never two of a column
+///   in a row ([`column_fours`]).
+/// - their lowest cells only: the follower pairs the odd columns, and when the leader plays
+///   the lowest cell of one, answers with the lowest cell of its partner. Both columns then
+///   have an even number of empty cells, and are followed up like the others: the leader
+///   gets the lowest cell of an odd column at most, and above it only cells on its rows.
+///
+/// `pairs` says which (the second). The follower gets the cells on its rows outside `free`
+/// (the board filling up), and its threats there are sure ([`sure_threats`]).
+#[inline(always)]
+fn follow_up_way<const W: usize, const H: usize, B: Bitboard>(
+    leader: B,
+    follower: B,
+    follower_threats: B,
+    mask: B,
+    empty: B,
+    free: B,
+    pairs: bool,
+) -> i32 {
+    let (cut, above) = sure_threats::<W, H, B>(empty, free, follower_threats);
+    let cells = leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | free;
+    // In pairs the leader may get an odd column's lowest cell and the one above it: `cells`
+    // holds no other two of a column in a row.
+    let up = if pairs {
+        cells
+    } else {
+        column_fours::<W, H, B>(cells, leader, mask)
+    };
+    let leader_four = has_four_split::<W, H, B>(cells, up);
+    let sure = follower | (empty & Position::<W, H, B>::follower_rows() & !free);
     let v = if cut != B::ZERO {
         // The follower wins, with at least `above` cells still empty.
         -1 - above / 2
@@ -1552,8 +1606,8 @@ fn follow_up_value<const W: usize, const H: usize, B: Bitboard>(
 }
 
 /// The follower's threats it is sure to reach under a follow-up strategy: those on its rows
-/// of columns with an even number of empty cells (`odd` holds the empty cells of the
-/// others), where the leader gets the other rows. The leader must play under such a threat
+/// outside `free` (the empty cells either side may get: see [`follow_up_way`]), where the
+/// leader gets the other rows. The leader must play under such a threat
 /// before the cells above it, and the follower then wins: the leader never gets the
 /// threat or what is above it. Returns those cells, from the lowest threat of each column
 /// up, and how many cells at least are still empty when the game ends: as many as above the
@@ -1561,10 +1615,10 @@ fn follow_up_value<const W: usize, const H: usize, B: Bitboard>(
 #[inline]
 fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
     empty: B,
-    odd: B,
+    free: B,
     follower_threats: B,
 ) -> (B, i32) {
-    let threats = follower_threats & Position::<W, H, B>::follower_rows() & !odd;
+    let threats = follower_threats & Position::<W, H, B>::follower_rows() & !free;
     if B::BITS > 64 && threats == B::ZERO {
         // On 128-bit words (no lanes) the early exit pays.
         return (B::ZERO, 0);
@@ -2173,13 +2227,22 @@ mod tests {
                 Self::cells(|c, r| !Self::at(mask, c, r) && Self::odd_column(mask, c)),
             )
         }
-        /// In each column with an even number of empty cells, its lowest threat on a
-        /// follower's row and every cell above it; the cells above the lowest of them.
-        fn sure_threats(mask: u64, threats: u64) -> (u64, i32) {
+        /// Whether either side may get the empty cell (`c`, `r`) of a column with an odd
+        /// number of empty cells: any of them, or in `pairs` its lowest one only.
+        fn free(mask: u64, c: usize, r: usize, pairs: bool) -> bool {
+            let lowest = (0..H).find(|&r| !Self::at(mask, c, r));
+            !Self::at(mask, c, r) && Self::odd_column(mask, c) && (!pairs || lowest == Some(r))
+        }
+        /// In each column, its lowest threat on a follower's row that is not free, and every
+        /// cell above it; the cells above the lowest of them.
+        fn sure_threats(mask: u64, threats: u64, pairs: bool) -> (u64, i32) {
             let (mut cut, mut lowest) = (0, None::<usize>);
-            for c in (0..W).filter(|&c| !Self::odd_column(mask, c)) {
+            for c in 0..W {
                 let first = (0..H).find(|&r| {
-                    !Self::at(mask, c, r) && Self::follower_row(r) && Self::at(threats, c, r)
+                    !Self::at(mask, c, r)
+                        && !Self::free(mask, c, r, pairs)
+                        && Self::follower_row(r)
+                        && Self::at(threats, c, r)
                 });
                 if let Some(row) = first {
                     cut |= Self::cells(|cc, r| cc == c && r >= row);
@@ -2188,13 +2251,13 @@ mod tests {
             }
             (cut, lowest.map_or(0, |row| (H - 1 - row) as i32))
         }
-        /// The cells the leader may get under a follow-up: its stones, the empty cells
-        /// of the odd columns and, elsewhere, those on its rows not cut off by a threat.
-        fn leader_cells(leader: u64, mask: u64, cut: u64) -> u64 {
+        /// The cells the leader may get under a follow-up: its stones, the free cells and,
+        /// elsewhere, those on its rows not cut off by a threat.
+        fn leader_cells(leader: u64, mask: u64, cut: u64, pairs: bool) -> u64 {
             leader
                 | Self::cells(|c, r| {
                     !Self::at(mask, c, r)
-                        && (Self::odd_column(mask, c)
+                        && (Self::free(mask, c, r, pairs)
                             || (!Self::follower_row(r) && !Self::at(cut, c, r)))
                 })
         }
@@ -2221,9 +2284,19 @@ mod tests {
                 })
             })
         }
-        fn follow_up_bound(leader: u64, follower: u64, threats: u64, mask: u64) -> Option<i32> {
-            let (cut, above) = Self::sure_threats(mask, threats);
-            if Self::leader_four(Self::leader_cells(leader, mask, cut), mask) {
+        /// The follow-up bound of one way of playing the odd columns: in `pairs` the
+        /// leader may get two cells of a column in a row (an odd column's lowest and the
+        /// one above), else never.
+        fn follow_up_way(
+            leader: u64,
+            follower: u64,
+            threats: u64,
+            mask: u64,
+            pairs: bool,
+        ) -> Option<i32> {
+            let (cut, above) = Self::sure_threats(mask, threats, pairs);
+            let cells = Self::leader_cells(leader, mask, cut, pairs);
+            if (pairs && Self::four(cells)) || (!pairs && Self::leader_four(cells, mask)) {
                 return None;
             }
             if cut != 0 {
@@ -2231,13 +2304,20 @@ mod tests {
             }
             let sure = follower
                 | Self::cells(|c, r| {
-                    !Self::at(mask, c, r) && Self::follower_row(r) && !Self::odd_column(mask, c)
+                    !Self::at(mask, c, r) && Self::follower_row(r) && !Self::free(mask, c, r, pairs)
                 });
             Some(if Self::four(sure) { -1 } else { 0 })
         }
+        /// The lower of the two ways' bounds, where they hold.
+        fn follow_up_bound(leader: u64, follower: u64, threats: u64, mask: u64) -> Option<i32> {
+            [false, true]
+                .iter()
+                .filter_map(|&pairs| Self::follow_up_way(leader, follower, threats, mask, pairs))
+                .min()
+        }
         fn odd_threat_bound(leader: u64, threats: u64, mask: u64) -> Option<i32> {
-            let (cut, _) = Self::sure_threats(mask, threats);
-            let elsewhere = Self::leader_cells(leader, mask, cut);
+            let (cut, _) = Self::sure_threats(mask, threats, false);
+            let elsewhere = Self::leader_cells(leader, mask, cut, false);
             let mut best = None;
             for c in (0..W).filter(|&c| Self::odd_column(mask, c)) {
                 // The column's lowest threat on a leader's row.
@@ -2298,7 +2378,14 @@ mod tests {
                 let (empty, odd) = empty_and_odd::<W, H, u64>(mask);
                 assert_eq!((empty, odd), C::<W, H>::empty_and_odd(mask), "{at}");
                 let sure = sure_threats::<W, H, u64>(empty, odd, threats);
-                assert_eq!(sure, C::<W, H>::sure_threats(mask, threats), "{at}");
+                assert_eq!(sure, C::<W, H>::sure_threats(mask, threats, false), "{at}");
+                let lowest =
+                    (mask + Position::<W, H>::bottom()) & Position::<W, H>::follower_rows();
+                assert_eq!(
+                    sure_threats::<W, H, u64>(empty, lowest, threats),
+                    C::<W, H>::sure_threats(mask, threats, true),
+                    "{at}"
+                );
                 let f = follow_up_bound::<W, H, u64>(leader, follower, threats, mask);
                 assert_eq!(
                     f,
