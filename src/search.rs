@@ -1653,13 +1653,14 @@ fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
 /// The follower needs a threat (an empty cell completing a four with its stones) in a
 /// column `c` with an odd number of empty cells, on a row of the other parity than the
 /// column's lowest empty cell. Its strategy: answer every move on top of it in the same
-/// column; when the leader fills the last cell of a column, play the lowest cell of a column
-/// other than `c` with an odd number of empty cells (one exists: with an even number of
-/// empty cells, such columns come in pairs, and `c` is one). In `c` the leader then gets
+/// column, and play the odd columns other than `c` (they are even in number) one of the two
+/// ways of [`follow_up_way`]: when the leader fills the last cell of a column, the lowest
+/// cell of another of them; or in pairs. In `c` the leader then gets
 /// the cells of the lowest one's parity and the follower the others, the threat among
 /// them; in the columns with an even number of empty cells the leader gets only the cells
-/// on its rows (see `follow_up_bound`); in the other odd ones, any cell, but never two of a
-/// column in a row ([`column_fours`]). The leader can delay but not avoid
+/// on its rows (see `follow_up_bound`); in the other odd ones, any cell but never two of a
+/// column in a row ([`column_fours`]), or in pairs their lowest cell and those on its rows.
+/// The bound holds when either way keeps the leader from a four. The leader can delay but not avoid
 /// playing under the threat, since every other column fills up first. If the leader's
 /// stones and every cell it may get below the threat hold no four, the follower wins, at
 /// the latest with the threat cell when every cell above it is still empty. Threats of the
@@ -1678,9 +1679,14 @@ fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
     if threats == B::ZERO {
         return None;
     }
-    // The follower's threats in the other columns may keep the leader from cells too.
+    // The follower's threats in the other columns may keep the leader from cells too. The
+    // cells the leader may get outside the threat's column, the other odd columns played
+    // either way (see `follow_up_way`): open, or in pairs.
     let (cut, _) = sure_threats::<W, H, B>(empty, odd, follower_threats);
     let leader_cells = leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | odd;
+    let lowest = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::follower_rows();
+    let (cut, _) = sure_threats::<W, H, B>(empty, lowest, follower_threats);
+    let paired_cells = leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | lowest;
     let mut best = None;
     while threats != B::ZERO {
         // The lowest threat of a column is the one that comes first.
@@ -1688,9 +1694,12 @@ fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
         let col = Position::<W, H, B>::column_mask(Position::<W, H, B>::column_of(t));
         threats &= !col;
         let below = (t - B::ONE) & col;
-        let cells =
-            leader | (leader_cells & !col) | (empty & below & Position::<W, H, B>::follower_rows());
-        if !has_four_split::<W, H, B>(cells, column_fours::<W, H, B>(cells, leader, mask)) {
+        let mine = empty & below & Position::<W, H, B>::follower_rows();
+        let cells = leader | (leader_cells & !col) | mine;
+        let paired = leader | (paired_cells & !col) | mine;
+        if !has_four_split::<W, H, B>(cells, column_fours::<W, H, B>(cells, leader, mask))
+            || !has_four::<W, H, B>(paired)
+        {
             // The cells above the threat, left empty at the latest.
             let above = (col & !below & !t).count_ones() as i32;
             let b = above / 2 + 1;
@@ -2316,8 +2325,10 @@ mod tests {
                 .min()
         }
         fn odd_threat_bound(leader: u64, threats: u64, mask: u64) -> Option<i32> {
-            let (cut, _) = Self::sure_threats(mask, threats, false);
-            let elsewhere = Self::leader_cells(leader, mask, cut, false);
+            let elsewhere = |pairs| {
+                let (cut, _) = Self::sure_threats(mask, threats, pairs);
+                Self::leader_cells(leader, mask, cut, pairs)
+            };
             let mut best = None;
             for c in (0..W).filter(|&c| Self::odd_column(mask, c)) {
                 // The column's lowest threat on a leader's row.
@@ -2326,12 +2337,16 @@ mod tests {
                 }) else {
                     continue;
                 };
-                let cells = leader
-                    | Self::cells(|cc, r| cc != c && Self::at(elsewhere, cc, r))
-                    | Self::cells(|cc, r| {
-                        cc == c && r < t && !Self::at(mask, cc, r) && Self::follower_row(r)
-                    });
-                if !Self::leader_four(cells, mask) {
+                let cells = |pairs| {
+                    leader
+                        | Self::cells(|cc, r| cc != c && Self::at(elsewhere(pairs), cc, r))
+                        | Self::cells(|cc, r| {
+                            cc == c && r < t && !Self::at(mask, cc, r) && Self::follower_row(r)
+                        })
+                };
+                // Open, the leader never gets two cells of a column in a row; in pairs it
+                // may (an odd column's lowest and the one above).
+                if !Self::leader_four(cells(false), mask) || !Self::four(cells(true)) {
                     let b = (H - 1 - t) as i32 / 2 + 1;
                     best = Some(best.map_or(b, |x: i32| x.max(b)));
                 }
