@@ -1108,8 +1108,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             if beta <= reach {
                 // An odd number: after our stone in a column with an odd number of empty
                 // cells, the opponent leads and we follow up.
-                let odd =
-                    (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::follower_rows();
+                let odd = odd_lowest::<W, H, B>(mask);
                 if self.params.claim_even_general || odd & odd.wrapping_sub(B::ONE) == B::ZERO {
                     // Any move will do: one in a column with an even number of empty cells
                     // makes that column odd, and the count of odd columns even again.
@@ -1425,14 +1424,19 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
 #[inline]
 fn empty_and_odd<const W: usize, const H: usize, B: Bitboard>(mask: B) -> (B, B) {
     let empty = Position::<W, H, B>::board() & !mask;
-    // The lowest empty cell of every column with an odd number of empty cells: on a row of
-    // the top row's parity. Adding it to the column's run of empty cells carries out of the
+    // Adding a column's lowest empty cell to its run of empty cells carries out of the
     // board (to the spare bit), leaving the empty cells of the other columns.
-    let odd_free = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::follower_rows();
     (
         empty,
-        empty ^ ((empty + odd_free) & Position::<W, H, B>::board()),
+        empty ^ ((empty + odd_lowest::<W, H, B>(mask)) & Position::<W, H, B>::board()),
     )
+}
+
+/// The lowest empty cell of every column with an odd number of empty cells of the board
+/// `mask`: the playable cells on a row of the top row's parity (`Position::follower_rows`).
+#[inline(always)]
+fn odd_lowest<const W: usize, const H: usize, B: Bitboard>(mask: B) -> B {
+    (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::follower_rows()
 }
 
 /// The follow-up (claim-even) bound, for a position with an even
@@ -1466,12 +1470,12 @@ fn follow_up_bound<const W: usize, const H: usize, B: Bitboard>(
     (b != NO_BOUND).then_some(b)
 }
 
-/// Of the cells `cells` the leader may get under a parity strategy (its stones `leader`
-/// among them, `mask` the board), those that can make a four up a column. Every move of the
-/// leader in a column is answered on top of it, and the follower enters a column first only
-/// at its lowest empty cell, so the leader never gets two cells of a column in a row: a four
-/// up a column has at most one empty cell, the lowest of its column, above three of the
-/// leader's stones.
+/// Of the cells `cells` the leader may get when the follower answers on top in every column
+/// (the first way of [`follow_up_way`]; its stones `leader` among them, `mask` the board),
+/// those that can make a four up a column. Every move of the leader is answered on top of
+/// it, and the follower enters a column first only at its lowest empty cell, so the leader
+/// never gets two cells of a column in a row: a four up a column has at most one empty
+/// cell, the lowest of its column, above three of the leader's stones.
 #[inline(always)]
 fn column_fours<const W: usize, const H: usize, B: Bitboard>(cells: B, leader: B, mask: B) -> B {
     let playable = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::board();
@@ -1532,8 +1536,7 @@ fn follow_up_value<const W: usize, const H: usize, B: Bitboard>(
     mask: B,
 ) -> i32 {
     let (empty, odd) = empty_and_odd::<W, H, B>(mask);
-    // The lowest empty cell of each odd column (on a follower's row there).
-    let lowest = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::follower_rows();
+    let lowest = odd_lowest::<W, H, B>(mask);
     let paired = follow_up_way::<W, H, B>(
         leader,
         follower,
@@ -1569,7 +1572,7 @@ fn follow_up_value<const W: usize, const H: usize, B: Bitboard>(
 ///   have an even number of empty cells, and are followed up like the others: the leader
 ///   gets the lowest cell of an odd column at most, and above it only cells on its rows.
 ///
-/// `pairs` says which (the second). The follower gets the cells on its rows outside `free`
+/// `pairs` is true for the second. The follower gets the cells on its rows outside `free`
 /// (the board filling up), and its threats there are sure ([`sure_threats`]).
 #[inline(always)]
 fn follow_up_way<const W: usize, const H: usize, B: Bitboard>(
@@ -1654,18 +1657,17 @@ fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
 /// column `c` with an odd number of empty cells, on a row of the other parity than the
 /// column's lowest empty cell. Its strategy: answer every move on top of it in the same
 /// column, and play the odd columns other than `c` (they are even in number) one of the two
-/// ways of [`follow_up_way`]: when the leader fills the last cell of a column, the lowest
-/// cell of another of them; or in pairs. In `c` the leader then gets
-/// the cells of the lowest one's parity and the follower the others, the threat among
-/// them; in the columns with an even number of empty cells the leader gets only the cells
-/// on its rows (see `follow_up_bound`); in the other odd ones, any cell but never two of a
-/// column in a row ([`column_fours`]), or in pairs their lowest cell and those on its rows.
-/// The bound holds when either way keeps the leader from a four. The leader can delay but not avoid
-/// playing under the threat, since every other column fills up first. If the leader's
-/// stones and every cell it may get below the threat hold no four, the follower wins, at
-/// the latest with the threat cell when every cell above it is still empty. Threats of the
-/// follower on its rows of the other columns keep the leader from the cells above them
-/// (see `sure_threats`); they end the game no later.
+/// ways of [`follow_up_way`]: when the leader fills the last cell of a column, take the
+/// lowest cell of another of them; or pair them. In `c` the leader then gets the cells of
+/// the lowest one's parity and the follower the others, the threat among them; in the
+/// columns with an even number of empty cells the leader gets only the cells on its rows
+/// (see `follow_up_bound`); in the other odd ones, any cell but never two of a column in a
+/// row ([`column_fours`]), or in pairs their lowest cell and those on its rows. The leader
+/// can delay but not avoid playing under the threat, since every other column fills up
+/// first. If the leader's stones and every cell it may get below the threat hold no four,
+/// either way, the follower wins, at the latest with the threat cell when every cell above
+/// it is still empty. Threats of the follower on its rows of the other columns keep the
+/// leader from the cells above them (see `sure_threats`); they end the game no later.
 #[inline(always)]
 fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
     leader: B,
@@ -1684,9 +1686,9 @@ fn odd_threat_bound<const W: usize, const H: usize, B: Bitboard>(
     // either way (see `follow_up_way`): open, or in pairs.
     let (cut, _) = sure_threats::<W, H, B>(empty, odd, follower_threats);
     let leader_cells = leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | odd;
-    let lowest = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::follower_rows();
-    let (cut, _) = sure_threats::<W, H, B>(empty, lowest, follower_threats);
-    let paired_cells = leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | lowest;
+    let lowest = odd_lowest::<W, H, B>(mask);
+    let (paired_cut, _) = sure_threats::<W, H, B>(empty, lowest, follower_threats);
+    let paired_cells = leader | (empty & Position::<W, H, B>::leader_rows() & !paired_cut) | lowest;
     let mut best = None;
     while threats != B::ZERO {
         // The lowest threat of a column is the one that comes first.
@@ -2271,8 +2273,9 @@ mod tests {
                 })
         }
         /// A four of the leader within the cells it may get (`cells`, empty in `mask` or
-        /// its stones): one up a column needs three of its stones, since under a parity
-        /// strategy the leader never gets two cells of a column in a row.
+        /// its stones): one up a column needs three of its stones, since when the follower
+        /// answers on top in every column the leader never gets two cells of a column in
+        /// a row.
         fn leader_four(cells: u64, mask: u64) -> bool {
             (0..W as i64).any(|c| {
                 (0..H as i64).any(|r| {
@@ -2394,8 +2397,7 @@ mod tests {
                 assert_eq!((empty, odd), C::<W, H>::empty_and_odd(mask), "{at}");
                 let sure = sure_threats::<W, H, u64>(empty, odd, threats);
                 assert_eq!(sure, C::<W, H>::sure_threats(mask, threats, false), "{at}");
-                let lowest =
-                    (mask + Position::<W, H>::bottom()) & Position::<W, H>::follower_rows();
+                let lowest = odd_lowest::<W, H, u64>(mask);
                 assert_eq!(
                     sure_threats::<W, H, u64>(empty, lowest, threats),
                     C::<W, H>::sure_threats(mask, threats, true),
@@ -2460,8 +2462,9 @@ mod tests {
 
     #[test]
     fn table_is_used_on_the_late_plies_of_big_boards() {
-        // 9 x 8 (72 cells, 128-bit words): positions of 64 stones, first player to move. The table must be probed and stored there too (it used to stop at 64 stones),
-        // and the scores must agree with plain minimax.
+        // 9 x 8 (72 cells, 128-bit words): positions of 64 stones, first player to move. The
+        // table must be probed and stored there too (it used to stop at 64 stones), and the
+        // scores must agree with plain minimax.
         const W: usize = 9;
         const H: usize = 8;
         let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
