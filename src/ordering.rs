@@ -125,7 +125,7 @@ pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
     let mut score = if bonus & 4 != 0 {
         let useful = threats & !(opp_threats << 1);
         let board = Position::<W, H, B>::board();
-        let above = (((mask + Position::<W, H, B>::bottom()) & board) << 1) & board;
+        let above = (Position::<W, H, B>::playable(mask) << 1) & board;
         let [all, near, next] = LOW_THREAT_WEIGHTS;
         all * useful.count_ones()
             + near * (useful & above).count_ones()
@@ -142,8 +142,7 @@ pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
         score += (threats & good_rows).count_ones();
     }
     if bonus & 2 != 0 {
-        let playable = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::board();
-        score += (threats & playable).count_ones();
+        score += (threats & Position::<W, H, B>::playable(mask)).count_ones();
     }
     score
 }

@@ -391,7 +391,14 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     /// The cell a stone dropped in each column would take, as a bitboard.
     #[inline]
     pub fn possible(&self) -> B {
-        (self.mask + Self::bottom()) & Self::board()
+        Self::playable(self.mask)
+    }
+
+    /// The cell a stone dropped in each column of the board `mask` (stones of either
+    /// player) would take: [`Self::possible`] of any set of stacked columns.
+    #[inline(always)]
+    pub(crate) fn playable(mask: B) -> B {
+        (mask + Self::bottom()) & Self::board()
     }
 
     /// Plays a one-bit move (a cell of [`Position::possible`]).

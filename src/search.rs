@@ -325,6 +325,20 @@ pub(crate) struct Window {
     pub upper: i32,
 }
 
+impl Window {
+    /// Narrows the shared bounds `window` by `r`, the fail-soft answer to "is the score above
+    /// `test`?" (at most `test`: an upper bound; above: a lower one), and returns them.
+    fn narrow(window: &Mutex<Window>, test: i32, r: i32) -> Window {
+        let mut w = window.lock().unwrap_or_else(|e| e.into_inner());
+        if r <= test {
+            w.upper = w.upper.min(r);
+        } else {
+            w.lower = w.lower.max(r);
+        }
+        *w
+    }
+}
+
 /// What the first move's value says of the root ([`Searcher::first_move_guess`]).
 #[derive(Clone, Copy, Debug)]
 struct Guess {
@@ -1161,7 +1175,6 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         thread: usize,
         on_step: &mut dyn FnMut(&Window, u64),
     ) -> Option<i32> {
-        let lock = |w: &Mutex<Window>| *w.lock().unwrap_or_else(|e| e.into_inner());
         if pos.is_full() || pos.can_win_next() {
             let s = if pos.is_full() {
                 0
@@ -1171,6 +1184,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             *window.lock().unwrap_or_else(|e| e.into_inner()) = Window { lower: s, upper: s };
             return Some(s);
         }
+        let lock = |w: &Mutex<Window>| *w.lock().unwrap_or_else(|e| e.into_inner());
         let zero_first = pos.moves() < self.params.zero_window_below;
         self.root_moves = pos.moves();
         let mut first_test = self.params.first_test;
@@ -1178,11 +1192,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             let w = lock(window);
             let guess = self.first_move_guess(pos, first_test, w)?;
             if let Some(lower) = guess.lower {
-                let mut w = window.lock().unwrap_or_else(|e| e.into_inner());
-                w.lower = w.lower.max(lower);
-                let now = *w;
-                drop(w);
-                on_step(&now, self.nodes);
+                // A lower bound: the answer `lower` to "above `lower - 1`?".
+                on_step(&Window::narrow(window, lower - 1, lower), self.nodes);
             }
             first_test = guess.first_test;
         }
@@ -1227,15 +1238,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             if self.aborted {
                 return None;
             }
-            let mut w = window.lock().unwrap_or_else(|e| e.into_inner());
-            if r <= med {
-                w.upper = w.upper.min(r);
-            } else {
-                w.lower = w.lower.max(r);
-            }
-            let now = *w;
-            drop(w);
-            on_step(&now, self.nodes);
+            on_step(&Window::narrow(window, med, r), self.nodes);
         }
     }
 
@@ -1436,7 +1439,7 @@ fn empty_and_odd<const W: usize, const H: usize, B: Bitboard>(mask: B) -> (B, B)
 /// `mask`: the playable cells on a row of the top row's parity (`Position::follower_rows`).
 #[inline(always)]
 fn odd_lowest<const W: usize, const H: usize, B: Bitboard>(mask: B) -> B {
-    (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::follower_rows()
+    Position::<W, H, B>::playable(mask) & Position::<W, H, B>::follower_rows()
 }
 
 /// The follow-up (claim-even) bound, for a position with an even
@@ -1478,8 +1481,7 @@ fn follow_up_bound<const W: usize, const H: usize, B: Bitboard>(
 /// cell, the lowest of its column, above three of the leader's stones.
 #[inline(always)]
 fn column_fours<const W: usize, const H: usize, B: Bitboard>(cells: B, leader: B, mask: B) -> B {
-    let playable = (mask + Position::<W, H, B>::bottom()) & Position::<W, H, B>::board();
-    cells & (leader | playable)
+    cells & (leader | Position::<W, H, B>::playable(mask))
 }
 
 /// No bound: what [`follow_up_value`] gives where [`follow_up_bound`] gives `None`.
