@@ -27,11 +27,12 @@
 //!
 //! [`save`] may run while other threads search on the same table. It reads each slot once
 //! through the probe's own loads and checks ([`Table::for_each_entry`]); what a checkpoint
-//! holds for a key is what a probe of that key would have read from the table at that moment,
-//! so it inherits the table's guarantee and adds no risk of its own: every slot, of one word or
-//! two, is read in one atomic load, so it is always one whole write. Entries stored or replaced during the scan may
-//! be in it or not: a checkpoint is a set of true facts, not a snapshot, and needs to be no
-//! more, since every entry is a true bound whatever else the table held with it.
+//! holds for a key is what a probe of that key would have read from the table at that
+//! moment, so it inherits the table's guarantee and adds no risk of its own: every slot, of
+//! one word or two, is read in one atomic load, so it is always one whole write. Entries
+//! stored or replaced during the scan may be in it or not: a checkpoint is a set of true
+//! facts, not a snapshot, and needs to be no more, since every entry is a true bound
+//! whatever else the table held with it.
 //!
 //! # The root's bounds
 //!

@@ -2,24 +2,25 @@
 //!
 //! This module owns the table's lifetime, the thread pool of one solve, the stop flags, the
 //! live counters, and the bounds proven for the root of the latest solve ([`RootBounds`]:
-//! what a checkpoint saves, and what a solve of that same position resumes from). It decides nothing about the search itself (that is the `search` module) and
-//! never prints: progress reaches the caller through [`Solver::live_nodes`] and the
-//! [`Step`] callback of [`Solver::solve_with`].
+//! what a checkpoint saves, and what a solve of that same position resumes from). It
+//! decides nothing about the search itself (that is the `search` module) and never prints:
+//! progress reaches the caller through [`Solver::live_nodes`] and the [`Step`] callback of
+//! [`Solver::solve_with`].
 //!
 //! # Lazy SMP
 //!
 //! Every thread runs the whole null-window driver on the same root with its own searcher.
-//! They share the table, the stop flags, cache-padded node counters, the score window proven
-//! so far and a small array of "being searched" marks. Helpers are desynchronised two ways:
-//! helper `t` tests a null window next to the main thread's (`+1`, `-1`, `+2`, ...), and near
-//! the root a thread puts off a child that another thread is searching with the same window
-//! (ABDADA's idea; a child is marked before it is entered), so that threads spread over the
-//! children of a node instead of searching the same one in lockstep. Move-order jitter was tried and made things worse
-//! (BENCHMARKS.md). The first thread to finish gives the answer and raises the solve's `done`
-//! flag; the others abandon their search and store nothing for the nodes they were in.
-//! `done` goes up as soon as the score is proven; the move that achieves it is then searched
-//! by a searcher that no flag or time limit interrupts, so a proven score is never reported
-//! as [`Interrupted`].
+//! They share the table, the stop flags, cache-padded node counters, the score window
+//! proven so far and a small array of "being searched" marks. Helpers are desynchronised
+//! two ways: helper `t` tests a null window next to the main thread's (`+1`, `-1`, `+2`,
+//! ...), and near the root a thread puts off a child that another thread is searching with
+//! the same window (ABDADA's idea; a child is marked before it is entered), so that threads
+//! spread over the children of a node instead of searching the same one in lockstep.
+//! Move-order jitter was tried and made things worse (BENCHMARKS.md). The first thread to
+//! finish gives the answer and raises the solve's `done` flag; the others abandon their
+//! search and store nothing for the nodes they were in. `done` goes up as soon as the score
+//! is proven; the move that achieves it is then searched by a searcher that no flag or time
+//! limit interrupts, so a proven score is never reported as [`Interrupted`].
 //!
 //! Batches: [`Solver::solve_many`] instead spreads positions over the threads, one thread
 //! each, which is the better use of threads for many short solves.

@@ -4,10 +4,10 @@
 //!
 //! At the start an existing FILE is loaded (a file of another board, corrupt or truncated,
 //! is refused: exit status 2), with the bounds the interrupted solve had proven for its
-//! position, which a solve of that same position starts from; while the command runs a background thread writes it every
-//! SECS seconds; when the run ends (finished, Ctrl-C, SIGTERM or the time limit) it is
-//! written once more and kept, so that the same command run again goes on from it, or
-//! answers at once after a finished solve.
+//! position, which a solve of that same position starts from; while the command runs a
+//! background thread writes it every SECS seconds; when the run ends (finished, Ctrl-C,
+//! SIGTERM or the time limit) it is written once more and kept, so that the same command
+//! run again goes on from it, or answers at once after a finished solve.
 
 use clap::Args;
 use fourfold::Engine;

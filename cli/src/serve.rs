@@ -1,10 +1,11 @@
 //! `serve`: the service front ends. JSON lines on stdin and stdout (the default), or HTTP
 //! (`--http ADDR`): the JSON API under `/api/` and the web page at `/`.
 //!
-//! Both hand every request to [`fourfold::service::Service::handle`]; this module only moves
-//! bytes: it reads lines or HTTP requests, maps query parameters to a request, writes the
-//! response's JSON with its status, and holds the HTTP worker pool and its bounded queue (the connections are [`crate::http`]'s). It
-//! decides no score and writes no error message of its own for engine errors.
+//! Both hand every request to [`fourfold::service::Service::handle`]; this module only
+//! moves bytes: it reads lines or HTTP requests, maps query parameters to a request, writes
+//! the response's JSON with its status, and holds the HTTP worker pool and its bounded
+//! queue (the connections are [`crate::http`]'s). It decides no score and writes no error
+//! message of its own for engine errors.
 
 use crate::common::{all_cores, build, Common};
 use crate::http::{error_reply, Head, Limits, Reply};

@@ -23,8 +23,9 @@
 //! The models were run against deliberately broken copies of the library: `probe` accepting
 //! a slot without comparing its check bits, `store` writing its word in two halves (a torn
 //! write), and `StopFlag` with `Relaxed` in `raise` or in `is_raised`. Each break made the
-//! models aimed at it fail (the same-key, different-key and stop-flag models respectively). The `control_*` and `plain_two_word_slot_tears` tests keep the same kind
-//! of evidence in the suite, on stand-in code: they must panic.
+//! models aimed at it fail (the same-key, different-key and stop-flag models respectively).
+//! The `control_*` and `plain_two_word_slot_tears` tests keep the same kind of evidence in
+//! the suite, on stand-in code: they must panic.
 //!
 //! # Limits of loom 0.7 to keep in mind
 //!
