@@ -1086,8 +1086,9 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         let moves = pos.moves() as i32;
         // The parity bounds are small scores, so they are computed only when the window is
         // near enough to 0 to use them. A follow-up bound is 0, or a loss of the leader with
-        // `above / 2 + 1` where at most `H - 2` cells (even heights) or `H - 1` (odd ones) are
-        // above the follower's threat (see `sure_threats`); an odd threat wins with no more
+        // `above / 2 + 1` where `above`, the cells left empty, is at most `H - 2` (even
+        // heights) or `H - 1` (odd ones), the most a column has above a follower's row (see
+        // `sure_threats` and `sure_four_value`); an odd threat wins with no more
         // (`odd_threat_bound`).
         let reach = H.div_ceil(2) as i32;
         let (cur, mask) = (pos.current(), pos.mask());
@@ -1135,13 +1136,26 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                     // kept for the move order), and the bounds after each move, also at once.
                     let lanes = after.get(pos);
                     if B::BITS <= 64 && W <= LANES {
-                        w.raise_each(&follow_up_after_each::<W, H, B>(
-                            cur ^ mask,
-                            cur,
-                            mask,
-                            tried,
-                            lanes,
-                        ))?;
+                        let (bounds, again) =
+                            follow_up_after_each::<W, H, B>(cur ^ mask, cur, mask, tried, lanes);
+                        w.raise_each(&bounds)?;
+                        // Only if no lane cut: the moves the aftereven check may still give
+                        // a bound, one at a time (its loop over the columns runs in no lane).
+                        let mut again = again;
+                        while again != 0 {
+                            let col = again.trailing_zeros() as usize;
+                            again &= again - 1;
+                            let mv = tried & Position::<W, H, B>::column_mask(col);
+                            let (leader, follower) = (cur ^ mask, cur | mv);
+                            if let Some(b) = follow_up_aftereven::<W, H, B>(
+                                leader,
+                                follower,
+                                lanes[col],
+                                mask | mv,
+                            ) {
+                                w.raise(-b)?;
+                            }
+                        }
                     } else {
                         for (col, &threats) in lanes.iter().enumerate() {
                             let mv = tried & Position::<W, H, B>::column_mask(col);
@@ -1459,9 +1473,11 @@ fn odd_lowest<const W: usize, const H: usize, B: Bitboard>(mask: B) -> B {
 /// that cell and then those on its rows). If the leader's stones and every cell it may get
 /// hold no four, the leader never wins: its score is at most 0, and at most -1 when the
 /// follower's stones and its sure cells hold a four (the board fills up, the follower gets
-/// them all). A threat of the follower on one of its rows ends the game before the leader
-/// gets the cells above it (see `sure_threats`), and then the leader loses. `None` when the
-/// leader may still make four.
+/// them all; in pairs, less when the four leaves cells empty: `sure_four_value`). A threat
+/// of the follower on one of its rows ends the game before the leader gets the cells above
+/// it (see `sure_threats`), and then the leader loses. In pairs, a four of the follower
+/// completed before the leader can complete any of its own also keeps it from winning
+/// (`aftereven`). `None` when the leader may still make four.
 #[inline]
 fn follow_up_bound<const W: usize, const H: usize, B: Bitboard>(
     leader: B,
@@ -1469,7 +1485,7 @@ fn follow_up_bound<const W: usize, const H: usize, B: Bitboard>(
     follower_threats: B,
     mask: B,
 ) -> Option<i32> {
-    let b = follow_up_value::<W, H, B>(leader, follower, follower_threats, mask);
+    let (b, _) = follow_up_value::<W, H, B>(leader, follower, follower_threats, mask, true);
     (b != NO_BOUND).then_some(b)
 }
 
@@ -1507,59 +1523,76 @@ fn follow_up_after_each<const W: usize, const H: usize, B: Bitboard>(
     mask: B,
     tried: B,
     after: &[B],
-) -> [i32; LANES] {
+) -> ([i32; LANES], u32) {
     debug_assert!(B::BITS <= 64 && W <= LANES);
     let (mut moves, mut threats) = ([B::ZERO; LANES], [B::ZERO; LANES]);
     for k in 0..W {
         moves[k] = tried & Position::<W, H, B>::column_mask(k);
         threats[k] = after[k];
     }
-    let mut out = [NO_BOUND; LANES];
+    let (mut out, mut again) = ([NO_BOUND; LANES], 0u32);
     for k in 0..LANES {
         let mv = moves[k];
-        let b = follow_up_value::<W, H, B>(leader, follower | mv, threats[k], mask | mv);
+        let (b, maybe) =
+            follow_up_value::<W, H, B>(leader, follower | mv, threats[k], mask | mv, false);
         out[k] = if mv != B::ZERO && b != NO_BOUND {
             -b
         } else {
             NO_BOUND
         };
+        again |= u32::from(mv != B::ZERO && maybe) << k;
     }
-    out
+    (out, again)
 }
 
-/// [`follow_up_bound`]'s bound, or [`NO_BOUND`], computed without a branch on the cells, so
-/// that it runs in [`follow_up_after_each`]'s lanes: the better of the two ways the follower
-/// may treat the columns with an odd number of empty cells ([`follow_up_way`]).
+/// The bound of the pairs' way of [`follow_up_way`] with the [`aftereven`] check, for a
+/// position where [`follow_up_value`] found none without it (and said the check might give
+/// one); `None` if it gives none either.
+#[inline(never)]
+fn follow_up_aftereven<const W: usize, const H: usize, B: Bitboard>(
+    leader: B,
+    follower: B,
+    follower_threats: B,
+    mask: B,
+) -> Option<i32> {
+    let (empty, _) = empty_and_odd::<W, H, B>(mask);
+    let (threats, lowest) = (follower_threats, odd_lowest::<W, H, B>(mask));
+    let (b, _) =
+        follow_up_way::<W, H, B>(leader, follower, threats, mask, empty, lowest, true, true);
+    (b != NO_BOUND).then_some(b)
+}
+
+/// [`follow_up_bound`]'s bound, or [`NO_BOUND`]: the better of the two ways the follower
+/// may treat the columns with an odd number of empty cells ([`follow_up_way`]); and, where
+/// there is none, whether the pairs' way with the [`aftereven`] check might give one.
+/// Without `aftereven` (then without that check) it is computed without a branch on the
+/// cells, so that it runs in [`follow_up_after_each`]'s lanes.
 #[inline(always)]
 fn follow_up_value<const W: usize, const H: usize, B: Bitboard>(
     leader: B,
     follower: B,
     follower_threats: B,
     mask: B,
-) -> i32 {
+    aftereven: bool,
+) -> (i32, bool) {
     let (empty, odd) = empty_and_odd::<W, H, B>(mask);
     let lowest = odd_lowest::<W, H, B>(mask);
-    let paired = follow_up_way::<W, H, B>(
-        leader,
-        follower,
-        follower_threats,
-        mask,
-        empty,
-        lowest,
-        true,
+    let (threats, free) = (follower_threats, lowest);
+    let (paired, maybe) = follow_up_way::<W, H, B>(
+        leader, follower, threats, mask, empty, free, true, aftereven,
     );
     if B::BITS > 64 && paired != NO_BOUND {
         // No lanes on 128-bit words (see `follow_up_after_each`): an early exit pays there.
-        return paired;
+        return (paired, false);
     }
-    let open =
-        follow_up_way::<W, H, B>(leader, follower, follower_threats, mask, empty, odd, false);
+    let (open, _) =
+        follow_up_way::<W, H, B>(leader, follower, threats, mask, empty, odd, false, false);
     // Where both hold, the pairs' bound is the lower: its follower is sure of more cells
     // and more threats.
     if paired != NO_BOUND {
-        paired
+        (paired, false)
     } else {
-        open
+        (open, maybe && open == NO_BOUND)
     }
 }
 
@@ -1575,8 +1608,11 @@ fn follow_up_value<const W: usize, const H: usize, B: Bitboard>(
 ///   gets the lowest cell of an odd column at most, and above it only cells on its rows.
 ///
 /// `pairs` is true for the second. The follower gets the cells on its rows outside `free`
-/// (the board filling up), and its threats there are sure ([`sure_threats`]).
+/// (the board filling up), and its threats there are sure ([`sure_threats`]). With
+/// `aftereven`, a four of the follower within those cells may also keep the leader from its
+/// fours ([`aftereven`]).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn follow_up_way<const W: usize, const H: usize, B: Bitboard>(
     leader: B,
     follower: B,
@@ -1585,7 +1621,8 @@ fn follow_up_way<const W: usize, const H: usize, B: Bitboard>(
     empty: B,
     free: B,
     pairs: bool,
-) -> i32 {
+    aftereven: bool,
+) -> (i32, bool) {
     let (cut, above) = sure_threats::<W, H, B>(empty, free, follower_threats);
     let cells = leader | (empty & Position::<W, H, B>::leader_rows() & !cut) | free;
     // In pairs the leader may get an odd column's lowest cell and the one above it: `cells`
@@ -1595,19 +1632,122 @@ fn follow_up_way<const W: usize, const H: usize, B: Bitboard>(
     } else {
         column_fours::<W, H, B>(cells, leader, mask)
     };
-    let leader_four = has_four_split::<W, H, B>(cells, up);
     let sure = follower | (empty & Position::<W, H, B>::follower_rows() & !free);
-    let v = if cut != B::ZERO {
-        // The follower wins, with at least `above` cells still empty.
-        -1 - above / 2
+    // The pairs' way decides where both hold (see `follow_up_value`): the finer checks of
+    // the follower's fours pay there only.
+    let four = if pairs {
+        sure_four_value::<W, H, B>(follower, sure)
     } else {
         -i32::from(has_four::<W, H, B>(sure))
     };
-    if leader_four {
-        NO_BOUND
+    let four_of_leader = has_four_split::<W, H, B>(cells, up);
+    // Whether the aftereven check might keep the leader from its fours.
+    let maybe =
+        pairs && four < 0 && four_of_leader && aftereven_may::<W, H, B>(cells, up, sure, empty);
+    let leader_four = four_of_leader
+        && !(aftereven && maybe && self::aftereven::<W, H, B>(cells, up, sure, empty));
+    let v = if cut != B::ZERO {
+        // The follower wins, with at least `above` cells still empty, or earlier with a four.
+        four.min(-1 - above / 2)
     } else {
-        v
+        four
+    };
+    (if leader_four { NO_BOUND } else { v }, maybe)
+}
+
+/// Whether the [`aftereven`] check might keep the leader from its fours within `cells`
+/// (`up`: those that can make a four up a column), looking at rows only: a sure empty cell
+/// (of `sure`, `empty`) is covered only if the leader has no four on its row and the rows
+/// below, since such a four has no cell above it; and the check needs a four of the follower
+/// within its stones and such cells. Computed without a branch on the cells, for the lanes.
+#[inline(always)]
+fn aftereven_may<const W: usize, const H: usize, B: Bitboard>(
+    cells: B,
+    up: B,
+    sure: B,
+    empty: B,
+) -> bool {
+    let mut rows = B::ZERO;
+    // The follower's rows below the top one: an even number of rows below the top.
+    let mut r = (H - 1) % 2;
+    while r + 1 < H {
+        let low = Position::<W, H, B>::rows_below(r + 1);
+        let row = Position::<W, H, B>::bottom() << r;
+        rows |= if has_four_split::<W, H, B>(cells & low, up & low) {
+            B::ZERO
+        } else {
+            row
+        };
+        r += 2;
     }
+    has_four::<W, H, B>(sure & (rows | !empty))
+}
+
+/// Allis' aftereven rule, for [`follow_up_way`]: whether a four of the follower within
+/// `sure` (its stones and its sure cells) keeps the leader from every four within `cells`
+/// (`up`: those of them that can make a four up a column; `empty`: the empty cells).
+///
+/// The follower takes each of its sure cells right after the leader plays the cell below
+/// it, so such a four `F` is completed, and the game won, as soon as the leader has played
+/// below each of its empty cells. A four of the leader that holds a cell above `F`'s empty
+/// cell in each of `F`'s columns can be completed only after that. So when every four
+/// within `cells` does, none is ever completed.
+///
+/// Call an empty cell of `sure` covered when every four within `cells` holds a cell above
+/// it in its column: when the cells without those above it hold no four. Then the rule
+/// holds when `F`'s empty cells are all covered: when the follower's stones and the covered
+/// cells hold a four. Up a column, a cell is covered only if the one below it is (what is
+/// above it is less), so each column is looked at from the bottom up until a cell is not;
+/// a top cell has nothing above it and never is.
+#[inline]
+fn aftereven<const W: usize, const H: usize, B: Bitboard>(
+    cells: B,
+    up: B,
+    sure: B,
+    empty: B,
+) -> bool {
+    let mut open = sure & empty & Position::<W, H, B>::rows_below(H - 1);
+    let mut covered = B::ZERO;
+    while open != B::ZERO {
+        // The lowest cell left of the first column left.
+        let cell = open & open.wrapping_neg();
+        let column = Position::<W, H, B>::column_mask(Position::<W, H, B>::column_of(cell));
+        let above = column & !((cell << 1) - B::ONE);
+        if has_four_split::<W, H, B>(cells & !above, up & !above) {
+            open &= !column;
+        } else {
+            covered |= cell;
+            open ^= cell;
+        }
+    }
+    has_four::<W, H, B>(sure & (covered | !empty))
+}
+
+/// The leader's bound from a four of the follower within its stones `follower` and its sure
+/// cells `sure` (those [`follow_up_way`] gives it when the board fills up), or 0 when they
+/// hold none. The follower takes each of its sure cells right after the leader plays the
+/// cell below it, so the leader can put off a four's last cell at most until every other
+/// cell is filled: the cells above it in its column are still empty when the follower
+/// completes the four. The leader leaves to the last the four's empty cell with the fewest
+/// cells above it: with at least `k` cells above each of them, the follower wins with `k`
+/// cells empty, and the leader's score is at most `-1 - k / 2` (-1 with `k = 0`, when the
+/// board fills up). The follower's rows have an even number of cells above them, so `k`
+/// goes in steps of two.
+#[inline(always)]
+fn sure_four_value<const W: usize, const H: usize, B: Bitboard>(follower: B, sure: B) -> i32 {
+    let mut v = -i32::from(has_four::<W, H, B>(sure));
+    let mut k = 2;
+    while k < H {
+        // The sure cells with at least `k` cells above them.
+        let low = follower | (sure & Position::<W, H, B>::rows_below(H - k));
+        v = if has_four::<W, H, B>(low) {
+            -1 - k as i32 / 2
+        } else {
+            v
+        };
+        k += 2;
+    }
+    v
 }
 
 /// The follower's threats it is sure to reach under a follow-up strategy: those on its rows
@@ -1615,8 +1755,10 @@ fn follow_up_way<const W: usize, const H: usize, B: Bitboard>(
 /// leader gets the other rows. The leader must play under such a threat
 /// before the cells above it, and the follower then wins: the leader never gets the
 /// threat or what is above it. Returns those cells, from the lowest threat of each column
-/// up, and how many cells at least are still empty when the game ends: as many as above the
-/// lowest of the threats (a win at another comes earlier, with this one still open).
+/// up, and (where there is a threat) how many cells at least are still empty when the game
+/// ends. The leader puts off playing under a threat until every other cell is filled: the
+/// cells of each column from the one below its lowest threat up are then empty, and the
+/// leader's stone under one of them and the follower's on it leave the rest.
 #[inline]
 fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
     empty: B,
@@ -1638,15 +1780,12 @@ fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
         k += 2;
     }
     let cut = empty ^ ((empty + lowest) & Position::<W, H, B>::board());
-    // The lowest row holding a threat: the follower's rows run from the top one down in
-    // steps of two; none holds one when there is no threat (then 0).
-    let mut above = 0;
-    let mut row = H as i32 - 1;
-    while row >= 0 {
-        let hit = lowest & (Position::<W, H, B>::bottom() << row as usize) != B::ZERO;
-        above = if hit { H as i32 - 1 - row } else { above };
-        row -= 2;
-    }
+    // The leader, forced at last under a threat, has filled every other cell: left empty
+    // are the cut cells and the one below each column's lowest threat, less the two played.
+    // At most as many as one column may leave above a threat (`H - 2` or `H - 1`), which
+    // the parity bounds' window guards assume (`reach` in `Searcher::parity_bounds`).
+    let left = (cut.count_ones() + lowest.count_ones()) as i32 - 2;
+    let above = left.clamp(0, ((H - 1) & !1) as i32);
     (cut, above)
 }
 
@@ -1790,8 +1929,19 @@ mod tests {
             let (cur, mask) = (p.current(), p.mask());
             let (next, _) = p.non_losing_moves_and_threats();
             let mut after = AfterEach::<W, u64>::new();
-            let lanes =
+            let (mut lanes, again) =
                 follow_up_after_each::<W, H, u64>(cur ^ mask, cur, mask, next, after.get(&p));
+            // The moves left to the aftereven check, as `parity_bounds` does them.
+            for col in (0..W).filter(|&c| again >> c & 1 == 1) {
+                let mv = next & Position::<W, H>::column_mask(col);
+                let threats = winning_cells::<W, H, u64>(cur | mv, mask | mv);
+                let (leader, follower) = (cur ^ mask, cur | mv);
+                if let Some(b) =
+                    follow_up_aftereven::<W, H, u64>(leader, follower, threats, mask | mv)
+                {
+                    lanes[col] = -b;
+                }
+            }
             let mut each = [NO_BOUND; LANES];
             for (col, lane) in each.iter_mut().enumerate().take(W) {
                 let mv = next & Position::<W, H>::column_mask(col);
@@ -2247,9 +2397,12 @@ mod tests {
             !Self::at(mask, c, r) && Self::odd_column(mask, c) && (!pairs || lowest == Some(r))
         }
         /// In each column, its lowest threat on a follower's row that is not free, and every
-        /// cell above it; the cells above the lowest of them.
+        /// cell above it; then the cells left empty when the follower wins on one of them
+        /// (where there is one): in each such column, the threat, those above it and the
+        /// one below, all but the leader's stone under the threat it plays under last and
+        /// the follower's on it.
         fn sure_threats(mask: u64, threats: u64, pairs: bool) -> (u64, i32) {
-            let (mut cut, mut lowest) = (0, None::<usize>);
+            let (mut cut, mut left) = (0, None::<i32>);
             for c in 0..W {
                 let first = (0..H).find(|&r| {
                     !Self::at(mask, c, r)
@@ -2259,10 +2412,12 @@ mod tests {
                 });
                 if let Some(row) = first {
                     cut |= Self::cells(|cc, r| cc == c && r >= row);
-                    lowest = Some(lowest.map_or(row, |l| l.min(row)));
+                    let column = (H - row + 1) as i32;
+                    left = Some(left.map_or(column - 2, |l| l + column));
                 }
             }
-            (cut, lowest.map_or(0, |row| (H - 1 - row) as i32))
+            // No more than one column's cells above a threat: the window guards' limit.
+            (cut, left.map_or(0, |l| l.min(((H - 1) & !1) as i32)))
         }
         /// The cells the leader may get under a follow-up: its stones, the free cells and,
         /// elsewhere, those on its rows not cut off by a threat.
@@ -2274,29 +2429,54 @@ mod tests {
                             || (!Self::follower_row(r) && !Self::at(cut, c, r)))
                 })
         }
+        /// Every four of the board, as its cells (column, row).
+        fn lines() -> Vec<[(usize, usize); 4]> {
+            let mut lines = Vec::new();
+            for c in 0..W as i64 {
+                for r in 0..H as i64 {
+                    for (dc, dr) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                        let line = [0, 1, 2, 3].map(|i| (c + i * dc, r + i * dr));
+                        let on_board = |&(c, r): &(i64, i64)| {
+                            (0..W as i64).contains(&c) && (0..H as i64).contains(&r)
+                        };
+                        if line.iter().all(on_board) {
+                            lines.push(line.map(|(c, r)| (c as usize, r as usize)));
+                        }
+                    }
+                }
+            }
+            lines
+        }
         /// A four of the leader within the cells it may get (`cells`, empty in `mask` or
         /// its stones): one up a column needs three of its stones, since when the follower
         /// answers on top in every column the leader never gets two cells of a column in
         /// a row.
         fn leader_four(cells: u64, mask: u64) -> bool {
-            (0..W as i64).any(|c| {
-                (0..H as i64).any(|r| {
-                    [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
-                        let line: Vec<(i64, i64)> =
-                            (0..4).map(|i| (c + i * dc, r + i * dr)).collect();
-                        let on_board = |&(c, r): &(i64, i64)| {
-                            (0..W as i64).contains(&c) && (0..H as i64).contains(&r)
-                        };
-                        if !line.iter().all(on_board) {
-                            return false;
-                        }
-                        let at =
-                            |set: u64, &(c, r): &(i64, i64)| Self::at(set, c as usize, r as usize);
-                        let empty = line.iter().filter(|p| !at(mask, p)).count();
-                        line.iter().all(|p| at(cells, p)) && (dc != 0 || empty <= 1)
-                    })
-                })
+            Self::lines().iter().any(|line| {
+                let empty = line.iter().filter(|&&(c, r)| !Self::at(mask, c, r)).count();
+                let up = line[0].0 == line[3].0;
+                line.iter().all(|&(c, r)| Self::at(cells, c, r)) && (!up || empty <= 1)
             })
+        }
+        /// The leader's bound from the follower's fours within `sure` (its stones and the
+        /// cells it is sure of): the leader leaves to the last the empty cell of a four
+        /// with the fewest cells above it, which are still empty when the four is
+        /// completed; the follower picks the four that leaves the most. 0 when `sure`
+        /// holds no four.
+        fn sure_four(sure: u64, mask: u64) -> i32 {
+            Self::lines()
+                .iter()
+                .filter(|line| line.iter().all(|&(c, r)| Self::at(sure, c, r)))
+                .map(|line| {
+                    let above = line.iter().filter(|&&(c, r)| !Self::at(mask, c, r));
+                    // A four already made (on made-up boards only): as many as the most.
+                    above
+                        .map(|&(_, r)| (H - 1 - r) as i32)
+                        .min()
+                        .unwrap_or(H as i32 - 1)
+                })
+                .max()
+                .map_or(0, |k| -1 - k / 2)
         }
         /// The follow-up bound of one way of playing the odd columns: in `pairs` the
         /// leader may get two cells of a column in a row (an odd column's lowest and the
@@ -2310,17 +2490,51 @@ mod tests {
         ) -> Option<i32> {
             let (cut, above) = Self::sure_threats(mask, threats, pairs);
             let cells = Self::leader_cells(leader, mask, cut, pairs);
-            if (pairs && Self::four(cells)) || (!pairs && Self::leader_four(cells, mask)) {
-                return None;
-            }
-            if cut != 0 {
-                return Some(-1 - above / 2);
-            }
             let sure = follower
                 | Self::cells(|c, r| {
                     !Self::at(mask, c, r) && Self::follower_row(r) && !Self::free(mask, c, r, pairs)
                 });
-            Some(if Self::four(sure) { -1 } else { 0 })
+            // In pairs, the aftereven rule may keep the leader from its fours.
+            if (pairs && Self::four(cells) && !Self::aftereven(cells, sure, mask))
+                || (!pairs && Self::leader_four(cells, mask))
+            {
+                return None;
+            }
+            // The timing of the follower's four, in pairs only (the way that decides).
+            let four = match (pairs, Self::four(sure)) {
+                (true, _) => Self::sure_four(sure, mask),
+                (false, true) => -1,
+                (false, false) => 0,
+            };
+            Some(if cut != 0 {
+                four.min(-1 - above / 2)
+            } else {
+                four
+            })
+        }
+        /// Allis' aftereven: a four of the follower within `sure` such that every four of
+        /// the leader within `cells` holds, in each column of the follower's four, a cell
+        /// above its empty cell there (the highest, where it has two in the column).
+        fn aftereven(cells: u64, sure: u64, mask: u64) -> bool {
+            let within = |set: u64, line: &[(usize, usize); 4]| {
+                line.iter().all(|&(c, r)| Self::at(set, c, r))
+            };
+            let lines = Self::lines();
+            let leader: Vec<_> = lines.iter().filter(|g| within(cells, g)).collect();
+            lines.iter().filter(|f| within(sure, f)).any(|f| {
+                let holes: Vec<(usize, usize)> = f
+                    .iter()
+                    .copied()
+                    .filter(|&(c, r)| !Self::at(mask, c, r))
+                    .collect();
+                let highest = |col: usize| holes.iter().filter(|h| h.0 == col).map(|h| h.1).max();
+                leader.iter().all(|g| {
+                    holes.iter().all(|&(col, _)| {
+                        let top = highest(col).unwrap_or(0);
+                        g.iter().any(|&(c, r)| c == col && r > top)
+                    })
+                })
+            })
         }
         /// The lower of the two ways' bounds, where they hold.
         fn follow_up_bound(leader: u64, follower: u64, threats: u64, mask: u64) -> Option<i32> {
