@@ -2468,9 +2468,9 @@ mod tests {
                 .iter()
                 .filter(|line| line.iter().all(|&(c, r)| Self::at(sure, c, r)))
                 .map(|line| {
-                    let above = line.iter().filter(|&&(c, r)| !Self::at(mask, c, r));
+                    let empty = line.iter().filter(|&&(c, r)| !Self::at(mask, c, r));
                     // A four already made (on made-up boards only): as many as the most.
-                    above
+                    empty
                         .map(|&(_, r)| (H - 1 - r) as i32)
                         .min()
                         .unwrap_or(H as i32 - 1)
