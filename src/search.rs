@@ -1136,12 +1136,11 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
                     // kept for the move order), and the bounds after each move, also at once.
                     let lanes = after.get(pos);
                     if B::BITS <= 64 && W <= LANES {
-                        let (bounds, again) =
+                        let (bounds, mut again) =
                             follow_up_after_each::<W, H, B>(cur ^ mask, cur, mask, tried, lanes);
                         w.raise_each(&bounds)?;
                         // Only if no lane cut: the moves the aftereven check may still give
                         // a bound, one at a time (its loop over the columns runs in no lane).
-                        let mut again = again;
                         while again != 0 {
                             let col = again.trailing_zeros() as usize;
                             again &= again - 1;
@@ -1668,9 +1667,7 @@ fn aftereven_may<const W: usize, const H: usize, B: Bitboard>(
     empty: B,
 ) -> bool {
     let mut rows = B::ZERO;
-    // The follower's rows below the top one: an even number of rows below the top.
-    let mut r = (H - 1) % 2;
-    while r + 1 < H {
+    for r in follower_rows_below_top::<H>() {
         let low = Position::<W, H, B>::rows_below(r + 1);
         let row = Position::<W, H, B>::bottom() << r;
         rows |= if has_four_split::<W, H, B>(cells & low, up & low) {
@@ -1678,7 +1675,6 @@ fn aftereven_may<const W: usize, const H: usize, B: Bitboard>(
         } else {
             row
         };
-        r += 2;
     }
     has_four::<W, H, B>(sure & (rows | !empty))
 }
@@ -1736,18 +1732,24 @@ fn aftereven<const W: usize, const H: usize, B: Bitboard>(
 #[inline(always)]
 fn sure_four_value<const W: usize, const H: usize, B: Bitboard>(follower: B, sure: B) -> i32 {
     let mut v = -i32::from(has_four::<W, H, B>(sure));
-    let mut k = 2;
-    while k < H {
-        // The sure cells with at least `k` cells above them.
-        let low = follower | (sure & Position::<W, H, B>::rows_below(H - k));
+    for r in follower_rows_below_top::<H>().rev() {
+        // The sure cells with at least `k` cells above them, those of row `r` and below.
+        let k = (H - 1 - r) as i32;
+        let low = follower | (sure & Position::<W, H, B>::rows_below(r + 1));
         v = if has_four::<W, H, B>(low) {
-            -1 - k as i32 / 2
+            -1 - k / 2
         } else {
             v
         };
-        k += 2;
     }
     v
+}
+
+/// The follower's rows (an even number of rows below the top one) but the top one, from the
+/// bottom up: the rows of its sure cells that have cells above them.
+#[inline(always)]
+fn follower_rows_below_top<const H: usize>() -> std::iter::StepBy<std::ops::Range<usize>> {
+    ((H - 1) % 2..H - 1).step_by(2)
 }
 
 /// The follower's threats it is sure to reach under a follow-up strategy: those on its rows
