@@ -12,7 +12,7 @@
 //! Every thread runs the whole null-window driver on the same root with its own searcher.
 //! They share the table, the stop flags, cache-padded node counters, the score window
 //! proven so far and a small array of "being searched" marks. Helpers are desynchronised
-//! two ways: helper `t` tests a null window next to the main thread's (`+1`, `-1`, `+2`,
+//! two ways: thread `t > 0` tests a null window next to the main thread's (`+1`, `-1`, `+2`,
 //! ...), and near the root a thread puts off a child that another thread is searching with
 //! the same window (ABDADA's idea; a child is marked before it is entered), so that threads
 //! spread over the children of a node instead of searching the same one in lockstep.
@@ -38,7 +38,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The default table size in MiB when none is given to the builder.
-pub const DEFAULT_TABLE_MIB: usize = 256;
+pub use crate::table::DEFAULT_TABLE_MIB;
 
 /// The most threads per solve [`SolverBuilder::build`] accepts: far above any machine's
 /// useful count, low enough that a typo (`--threads 100000`) cannot exhaust the OS.
