@@ -1,4 +1,4 @@
-//! The checkpoint threshold (issue 17): for whole-board solves stopped halfway, the entries
+//! The checkpoint threshold: for whole-board solves stopped halfway, the entries
 //! and bytes a checkpoint keeps at each least work, and the nodes the solve resumed from it
 //! takes, against a fresh solve: resumed as the engine does (entries and the root's proven
 //! bounds), and from the entries alone (as before the file kept the root's bounds).

@@ -1,4 +1,4 @@
-"""The figures of BENCHMARKS.md, "Distributed solve on Dask (issue 17)": a LocalCluster of
+"""The figures of BENCHMARKS.md, "Distributed solve on Dask": a LocalCluster of
 2 single-thread worker processes running fourfold.distributed.solve_distributed against one
 2-thread direct solve (fourfold.Solver(threads=2).solve), without a book, on the same table
 size per solver. Prints, per case, both answers (and the file's score where there is one),

@@ -11,7 +11,7 @@
 //! [`crate::table`]) is at least a threshold, [`DEFAULT_MIN_WORK`] unless the caller asks
 //! otherwise: a whole-board solve leaves tens of millions of entries, nearly all of them
 //! cheap to find again, and the few expensive ones hold nearly all of its work.
-//! BENCHMARKS.md ("Checkpoints (issue 17)") measures entries kept, file size and the nodes a
+//! BENCHMARKS.md ("Checkpoints") measures entries kept, file size and the nodes a
 //! resumed solve saves for several thresholds.
 //!
 //! Each entry is saved with its full key ([`Table::for_each_entry`] rebuilds it from the slot
@@ -114,7 +114,7 @@ pub const HEADER_V1: usize = 32;
 /// 7 x 5, 6 x 6 or 6 x 7 solve stopped halfway and resumed from them takes 1.5 %, 4.5 % and
 /// 6.5 % more nodes than one never stopped (all entries: 0 to 1 %, 15 to 80 times the file;
 /// work 14: 4 % and 11 % on the two smaller boards).
-/// BENCHMARKS.md, "Checkpoints (issue 17)", has the whole measurement.
+/// BENCHMARKS.md, "Checkpoints", has the whole measurement.
 pub const DEFAULT_MIN_WORK: u8 = 8;
 
 /// Why a checkpoint could not be written or loaded.

@@ -26,28 +26,34 @@
 //!
 //! # Scores
 //!
-//! A score is for the player to move. When that player wins with their `s`-th stone the
-//! score is `W * H / 2 + 1 - s` (on 7 x 6: `22 - s`, from 18 for the quickest win down to 1);
-//! a loss is the negation of the winner's score, a draw is 0. The weak solve answers only
+//! A score is for the player to move. A win on move `m` of the game (both players' stones
+//! counted from 1) scores `(W * H + 2 - m) / 2`, rounded down: with their `s`-th stone, the
+//! first player scores `(W * H + 1) / 2 + 1 - s` and the second `W * H / 2 + 1 - s` (on 7 x
+//! 6 both `22 - s`, from 18 for the quickest win down to 1; on 5 x 5 the first player's win
+//! with its last stone scores 1). A loss is the negation of the winner's score, a draw is 0
+//! ([`Outcome::from_score`] reads a score back into words). The weak solve answers only
 //! 1, 0 or -1. The empty 7 x 6 board scores 1: the first player wins with their last stone.
 //!
 //! # Modules
 //!
+//! In the order data flows through them, from a move string to an answer:
+//!
+//! - [`bitboard`]: the words (`u64`, `u128`) positions are generic over.
+//! - [`position`]: the bitboard, its exact key, mirror and move strings.
+//! - [`table`]: the shared lock-free transposition table and the proof that it never returns
+//!   another position's entry.
+//! - `ordering` (internal): move ordering, and the centre-first tie-break of the best move.
+//! - `search` (internal): one thread's negamax, its bounds (the parity rules with their
+//!   arguments) and the null-window driver; [`Params`] tunes it.
+//! - [`solver`]: the public [`Solver`] and the Lazy SMP driver over the search threads.
 //! - [`engine`]: [`Engine`], a solver of a board size chosen at run time that takes move
 //!   strings: the entry point of every front end.
+//! - [`outcome`]: scores in words (who wins, on which move).
 //! - [`book`]: the opening book: its file format, lookup and parallel build.
 //! - [`checkpoint`]: the checkpoint file of a long solve: the table's expensive entries,
 //!   written atomically and loaded back.
-//! - [`outcome`]: scores in words (who wins, on which move).
-//! - [`position`]: the bitboard, its exact key, mirror and move strings.
 //! - [`service`]: the request handler of `fourfold serve` (JSON lines and HTTP).
 //! - [`published`]: the published whole-board results of other board sizes, to check against.
-//! - [`bitboard`]: the words (`u64`, `u128`) positions are generic over.
-//! - `ordering`: move ordering (internal).
-//! - [`table`]: the shared lock-free transposition table and the proof that it never returns
-//!   another position's entry.
-//! - `search`: one thread's negamax and null-window driver (internal); [`Params`] tunes it.
-//! - [`solver`]: the public [`Solver`] and the Lazy SMP driver.
 //! - [`testset`]: reading the benchmark test-set format.
 //!
 //! # Threads

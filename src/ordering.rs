@@ -66,7 +66,7 @@ impl<const W: usize, B: Bitboard> MoveList<W, B> {
     ///
     /// Each move's place is the number of moves ahead of it, counted without a branch (a
     /// sort that moved entries one at a time branched on the scores, which the CPU could
-    /// not predict: BENCHMARKS.md, "Seventeenth round").
+    /// not predict: BENCHMARKS.md, "Branch-free bounds and move list").
     #[inline(always)]
     pub(crate) fn rank(&mut self, moves: &[B; W], scores: &[u32; W]) {
         // Distinct keys, 0 for no move: the score, then the earlier entry first.
@@ -154,12 +154,12 @@ pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
 ///
 /// The columns are computed in lanes of eight, which the compiler turns into one 512-bit
 /// vector of 64-bit words where the CPU has them (with seven lanes it split the array into
-/// pieces and shuffled between them: BENCHMARKS.md, "Twelfth round"). The lanes are kept in
+/// pieces and shuffled between them: BENCHMARKS.md, "A cheaper node: the per-move threats in vector lanes"). The lanes are kept in
 /// whole vectors, those past the board's last column included, each written with one full
 /// store: a load of the vector cannot be forwarded from a masked store (nor from a store of
 /// seven lanes and another of the eighth), and waits for the stores to reach the cache. On
 /// seven columns that wait took a tenth of a 7x6 profile's samples (BENCHMARKS.md,
-/// "Fourteenth round"). A full column's lane holds the position's own winning cells (no
+/// "A cheaper node: the per-move threats in vector lanes"). A full column's lane holds the position's own winning cells (no
 /// move); callers read the lanes of the moves they have.
 pub(crate) struct AfterEach<const W: usize, B: Bitboard> {
     lanes: [B; MAX_LANES],

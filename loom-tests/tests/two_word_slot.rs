@@ -5,7 +5,7 @@
 //! mutex as the model of the 16-byte atomic), with 100-bit keys in one bucket, so that every
 //! key needs two words and every write lands in the same four slots.
 //!
-//! `torn_xor_pair_attack` is the attack of issue 18 on the scheme the table used before: two
+//! `torn_xor_pair_attack` is the attack on the scheme the table used before: two
 //! `AtomicU64`s written as `(lo ^ data, data)` and checked by XOR. Two writers of keys of one
 //! bucket, chosen so that a third key's low word differs from one writer's by the XOR of the
 //! two data words, race a reader of that third key. The old scheme (kept below as
@@ -36,8 +36,8 @@ fn key(i: u64) -> u128 {
 }
 
 /// The 100-bit key of tag `i` whose mixed hash has the same high word (bits 64..100) for
-/// every `i`: only the low word tells these keys apart, so a probe that skipped the
-/// `word0 ^ word1` check would take one for another.
+/// every `i`: only the low word tells these keys apart, so a probe that did not compare word
+/// 0 with the low word of its own `h` would take one for another.
 fn key_shared_high(i: u64) -> u128 {
     const HIGH: u128 = 0xa_5a5a_5a5a; // 36 bits
     let low = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) as u128;

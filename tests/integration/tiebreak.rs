@@ -1,5 +1,7 @@
 //! The one tie-break rule of the best move, on every path: among the columns that achieve the
-//! score, the first from the centre outwards (left of the centre before right). Checked on
+//! score, the first from the centre outwards (of two columns at the same distance from the
+//! centre, the left one on odd widths, the right one on even widths; the boards here are 7
+//! wide). Checked on
 //! positions with ties through the engine's `solve`, `solve_weak` and `analyze`, from the
 //! book and from the search, and through the service's JSON answers.
 

@@ -1,4 +1,4 @@
-//! Boards beyond 64-bit positions or 9 columns (issue 10, engine half): 128-bit bitboards,
+//! Boards beyond 64-bit positions or 9 columns: 128-bit bitboards,
 //! two-word table slots, columns 10 to 12 in move strings, and the parity bounds on heights
 //! of both parities, all against plain minimax on random positions near the end of the game.
 

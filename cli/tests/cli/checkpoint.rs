@@ -1,4 +1,4 @@
-//! `--checkpoint` of `solve` and `book build` (issue 17): `kill -9` in the middle of a solve
+//! `--checkpoint` of `solve` and `book build`: `kill -9` in the middle of a solve
 //! loses at most the work since the last write and the rerun gives the published result; a
 //! stop (SIGTERM, time limit) writes a last checkpoint; a damaged file or another board's is
 //! refused with exit status 2 and no score.

@@ -1,4 +1,4 @@
-//! No input, size or signal crashes the command or loses a batch's good lines (issue 9): a
+//! No input, size or signal crashes the command or loses a batch's good lines: a
 //! table larger than the machine, allocation failure, bytes that are not UTF-8, a 10 MB
 //! line, absurd thread counts, SIGTERM in a long solve, a closed stdout; and exact answers
 //! at thread counts far above the cores.
