@@ -124,6 +124,9 @@ impl Analysis {
 }
 
 /// A solve that was stopped (by [`Solver::stop_flag`] or a time limit) before it finished.
+///
+/// A stop that comes after the score is proven, while the best move is being found, gives
+/// `lower == upper`: the score is known and the move is not.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Interrupted {
     /// The score is at least this.
@@ -194,11 +197,19 @@ impl RootBounds {
 
 impl fmt::Display for Interrupted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "stopped with the score proven in [{}, {}]",
-            self.lower, self.upper
-        )
+        if self.lower == self.upper {
+            write!(
+                f,
+                "stopped with the score proven to be {}, its best move not yet found",
+                self.lower
+            )
+        } else {
+            write!(
+                f,
+                "stopped with the score proven in [{}, {}]",
+                self.lower, self.upper
+            )
+        }
     }
 }
 
@@ -932,20 +943,18 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                 // Someone may have beaten us to it; only the first answer counts.
                 let mut a = answer.lock().unwrap_or_else(|e| e.into_inner());
                 if a.is_none() {
-                    // The score is proven: stop the helpers now, then find its move with a
-                    // searcher no flag or deadline can interrupt, so that a stop request or
-                    // a time limit falling in this step cannot turn a finished score into
-                    // `Interrupted`. The step re-verifies from a warm table (usually the
-                    // root's stored move), so it is short.
+                    // The score is proven: stop the helpers now, then find its move. The
+                    // best-move step reads first what the proof stored in the table and
+                    // searches only what that leaves open; its searches honour the user's
+                    // stop and the deadline (a flag of their own, as `done` is raised), and
+                    // a stop there keeps the score with the move unknown.
                     done.raise();
                     #[cfg(test)]
                     hook::score_known(&self.stop, &self.table);
-                    let (never_stop, never_done) = (StopFlag::new(), StopFlag::new());
+                    let finisher_done = StopFlag::new();
                     let mut finisher = Searcher::<W, H, B>::new(
                         Shared {
-                            stop: &never_stop,
-                            done: &never_done,
-                            deadline: None,
+                            done: &finisher_done,
                             busy: None,
                             ..self.shared(&done, slot(thread), start, busy, until)
                         },
@@ -960,9 +969,8 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                         Mode::Weak | Mode::Window(..) => self.weak_move(&mut finisher, pos, score),
                     };
                     total = finisher.nodes;
-                    // `None` only on a full board: the uninterruptible search always ends
-                    // with a move that achieves the proven score.
-                    debug_assert!(mv.is_some() || pos.is_full());
+                    // `None` only on a full board or when the step was stopped.
+                    debug_assert!(mv.is_some() || pos.is_full() || finisher.aborted());
                     *a = Some((score, mv));
                 }
             }
@@ -993,6 +1001,20 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
             .sum();
         let elapsed = start.elapsed();
         match answer.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some((score, None)) if !pos.is_full() && matches!(mode, Mode::Exact | Mode::Weak) => {
+                // Stopped while finding the move: the score is proven, the move unknown.
+                note(Window {
+                    lower: score,
+                    upper: score,
+                });
+                Err(Interrupted {
+                    lower: score,
+                    upper: score,
+                    nodes: total,
+                    elapsed,
+                    columns: Vec::new(),
+                })
+            }
             Some((score, best_move)) => {
                 note(Window {
                     lower: score,
@@ -1093,30 +1115,102 @@ mod hook {
 mod finish {
     use super::*;
 
-    /// Stands for a stop request or a deadline arriving once the score is known, with a
-    /// best-move step that must search (the root's stored move lost): the table is emptied.
+    /// Stands for a stop request arriving once the score is known, with a best-move step
+    /// that must search: the table is emptied, so nothing the proof stored settles a column.
     fn stop_and_forget(stop: &StopFlag, table: &Table) {
         stop.raise();
         table.clear();
     }
 
-    #[test]
-    fn a_stop_after_the_score_is_known_still_gives_the_score_and_a_move() {
-        // From tests/data/Test_L2_R2: with the table emptied, finding the root's move takes
-        // about 18 000 nodes, past the searcher's poll of the flags (every 4096).
-        let p: Position = "274552224131661".parse().unwrap();
+    /// A stop request arriving once the score is known, the table as the proof left it.
+    fn stop_only(stop: &StopFlag, _: &Table) {
+        stop.raise();
+    }
+
+    /// The time limit of [`deadline_in_the_move_step`] running out once the score is known;
+    /// the table is emptied, as in [`stop_and_forget`].
+    fn sleep_past_the_limit_and_forget(_: &StopFlag, table: &Table) {
+        std::thread::sleep(LIMIT + Duration::from_millis(50));
+        table.clear();
+    }
+
+    const LIMIT: Duration = Duration::from_millis(300);
+
+    /// From tests/data/Test_L2_R2: with the table emptied, finding the root's move takes
+    /// about 18 000 nodes, past the searcher's poll of the flags (every 4096).
+    const POSITION: &str = "274552224131661";
+
+    /// The exact solve of [`POSITION`] without any hook.
+    fn reference() -> (Position, Solver, Solution) {
+        let p: Position = POSITION.parse().unwrap();
         let reference: Solver = Solver::builder().table_mib(4).threads(1).build().unwrap();
         let want = reference.solve(&p).unwrap();
-        // One thread: the hook is the caller's, and the caller's thread is the one finishing.
-        let s: Solver = Solver::builder().table_mib(4).threads(1).build().unwrap();
-        hook::SCORE_KNOWN.set(Some(stop_and_forget));
-        let got = s.solve(&p);
+        (p, reference, want)
+    }
+
+    /// Solves `p` on one thread (the hook is the caller's, and the caller's thread is the
+    /// one finishing) with `hook` run once the score is known.
+    fn solve_with(
+        p: &Position,
+        limit: Option<Duration>,
+        hook: hook::Hook,
+    ) -> Result<Solution, Interrupted> {
+        let s: Solver = Solver::builder()
+            .table_mib(4)
+            .threads(1)
+            .time_limit(limit)
+            .build()
+            .unwrap();
+        hook::SCORE_KNOWN.set(Some(hook));
+        let got = s.solve(p);
         hook::SCORE_KNOWN.set(None);
-        let got = got.unwrap_or_else(|e| panic!("a finished score reported as {e}"));
-        assert!(s.stop_flag().is_raised(), "the hook ran");
+        got
+    }
+
+    #[test]
+    fn a_stop_while_the_move_is_searched_keeps_the_score_and_leaves_the_move_unknown() {
+        let (p, _, want) = reference();
+        let started = Instant::now();
+        let got = solve_with(&p, None, stop_and_forget);
+        let e = got.expect_err("the move step was stopped: no move can be claimed");
+        assert_eq!(
+            (e.lower, e.upper),
+            (want.score, want.score),
+            "the proven score is kept"
+        );
+        assert!(e.columns.is_empty());
+        // Stopped at the step's first poll, not after a search of every column.
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_deadline_falling_in_the_move_step_keeps_the_score_and_leaves_the_move_unknown() {
+        deadline_in_the_move_step();
+    }
+
+    fn deadline_in_the_move_step() {
+        let (p, _, want) = reference();
+        let got = solve_with(&p, Some(LIMIT), sleep_past_the_limit_and_forget);
+        let e = got.expect_err("the limit ran out in the move step");
+        assert_eq!(
+            (e.lower, e.upper),
+            (want.score, want.score),
+            "the proven score is kept"
+        );
+    }
+
+    #[test]
+    fn after_a_proof_the_best_move_is_read_from_the_table_even_when_stopped() {
+        // The stop comes before the move step's first search; the table as the proof left
+        // it settles every column up to the best one, so no search is needed.
+        let (p, reference, want) = reference();
+        let got = solve_with(&p, None, stop_only)
+            .unwrap_or_else(|e| panic!("the table settles the move, but the solve gave {e}"));
         assert_eq!(got.score, want.score);
-        // The move must achieve the score: the child's score is the score's negation.
+        // The move must achieve the score: the child's score is the score's negation, and
+        // it is the tie-break's (the reference's) move.
         let col = got.best_move.expect("a move");
+        assert_eq!(Some(col), want.best_move);
         let mut child = p;
         assert!(child.can_play(col) && !child.is_winning_move(col));
         child.play_col(col);

@@ -251,8 +251,13 @@ fn report_interrupt(moves: &str, e: &Interrupted, by_user: bool) {
         "time limit reached"
     };
     let (lo, hi) = (e.lower, e.upper);
+    let proven = if lo == hi {
+        format!("score {lo} proven, best move unknown")
+    } else {
+        format!("score proven in [{lo}, {hi}]")
+    };
     eprintln!(
-        "{moves}: {why} after {:.1} s and {} nodes: score proven in [{lo}, {hi}]",
+        "{moves}: {why} after {:.1} s and {} nodes: {proven}",
         e.elapsed.as_secs_f64(),
         e.nodes
     );

@@ -5,6 +5,7 @@
 use super::{Guess, Searcher, Window};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
+use crate::table::Bound;
 use std::sync::Mutex;
 
 impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
@@ -101,8 +102,9 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     ///
     /// Which test to ask first depends on the sign of the score, which nothing in the
     /// position tells: "above 0?" first costs one test more on a second-player win, "above
-    /// -1?" first one more on a first-player win (BENCHMARKS.md, "The first question and the first move's guess"). So the
-    /// two tests are first asked of the first move in centre-first order alone:
+    /// -1?" first one more on a first-player win (BENCHMARKS.md, "The first question and the
+    /// first move's guess"). So the two tests are first asked of the first move in
+    /// centre-first order alone:
     /// - above `t`: the root is too; that is the new lower bound, and the driver goes on
     ///   (the root's test would have searched that move first and stopped there);
     /// - not above `t`, but above `t - 1`: the same, one lower;
@@ -229,8 +231,14 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     /// The column (0-based) that achieves `score`, the exact score of `pos` (or, for a weak
     /// solve, the outcome: 1 or 0), first in the centre-first order ([`Self::ORDER`]): the one
     /// tie-break rule of every front end (see [`crate::ordering`]). `None` if the game is over
-    /// or the search was stopped. Each column is tested with a null window in that order, so
-    /// the answer does not depend on the table's contents or on which thread asks.
+    /// or the search was stopped.
+    ///
+    /// The columns are taken in that order, each settled by what the table already proves of
+    /// its child ([`Self::child_at_most`]: the proof of the score stored the children it
+    /// searched, the move that proved it among them), else by a null-window search of the
+    /// child. Either way the answer is the first column that achieves the score, whatever
+    /// the table holds and whichever thread asks; only the work to find it depends on them.
+    /// The searches poll the stop flags and the deadline like any other.
     pub(crate) fn best_move(&mut self, pos: &Position<W, H, B>, score: i32) -> Option<usize> {
         if pos.is_full() {
             return None;
@@ -261,15 +269,41 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
             }
             // Playing `mv` achieves `score` when the child's score is at most `-score`.
             let child = pos.after(mv);
-            let v = self.negamax(&child, -score, -score + 1);
-            if self.aborted {
-                return None;
-            }
-            if v <= -score {
+            let achieves = match self.child_at_most(&child, -score) {
+                Some(known) => known,
+                None => {
+                    // A stop or deadline that came before this search ends it at once (the
+                    // node count's polls may be thousands of nodes away).
+                    self.poll();
+                    if self.aborted {
+                        return None;
+                    }
+                    let v = self.negamax(&child, -score, -score + 1);
+                    if self.aborted {
+                        return None;
+                    }
+                    v <= -score
+                }
+            };
+            if achieves {
                 return Some(col);
             }
         }
         debug_assert!(false, "no move achieves the exact score");
         None
+    }
+
+    /// Whether the table proves the score of `child` at most `t` (`Some(true)`) or above it
+    /// (`Some(false)`); `None` when its entry, if any, leaves both open. An entry is a true
+    /// bound of its position's score whatever search wrote it, so this is a proof.
+    fn child_at_most(&self, child: &Position<W, H, B>, t: i32) -> Option<bool> {
+        let (key, _) = self.table_key(child);
+        let e = self.tt(child.moves()).probe(key)?;
+        match e.bound {
+            Bound::Exact => Some(e.value <= t),
+            Bound::Upper if e.value <= t => Some(true),
+            Bound::Lower if e.value > t => Some(false),
+            Bound::Upper | Bound::Lower => None,
+        }
     }
 }
