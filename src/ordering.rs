@@ -154,13 +154,13 @@ pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
 ///
 /// The columns are computed in lanes of eight, which the compiler turns into one 512-bit
 /// vector of 64-bit words where the CPU has them (with seven lanes it split the array into
-/// pieces and shuffled between them: BENCHMARKS.md, "A cheaper node: the per-move threats in vector lanes"). The lanes are kept in
-/// whole vectors, those past the board's last column included, each written with one full
+/// pieces and shuffled between them: BENCHMARKS.md, "A cheaper node: the per-move threats in
+/// vector lanes"). The lanes are kept in whole vectors, those past the board's last column included, each written with one full
 /// store: a load of the vector cannot be forwarded from a masked store (nor from a store of
 /// seven lanes and another of the eighth), and waits for the stores to reach the cache. On
 /// seven columns that wait took a tenth of a 7x6 profile's samples (BENCHMARKS.md,
-/// "A cheaper node: the per-move threats in vector lanes"). A full column's lane holds the position's own winning cells (no
-/// move); callers read the lanes of the moves they have.
+/// "A cheaper node: the per-move threats in vector lanes"). A full column's lane holds the
+/// position's own winning cells (no move); callers read the lanes of the moves they have.
 pub(crate) struct AfterEach<const W: usize, B: Bitboard> {
     lanes: [B; MAX_LANES],
     ready: bool,

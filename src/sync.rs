@@ -3,11 +3,10 @@
 //! Under `--cfg loom` they are loom's model-checked atomics, so the `loom-tests` crate checks
 //! the production table and stop flag rather than a copy; otherwise they are `std`'s. Nothing
 //! else in the crate may name `std::sync::atomic` for shared search state.
-
 //!
 //! `AtomicU128` (the two-word table slots) is `portable-atomic`'s outside loom: one 16-byte
-//! load or store, never two 8-byte halves (see `src/table.rs`, "Two-word slots", for what it
-//! compiles to). Loom has no 128-bit atomic, so under loom it is [`loom_u128::AtomicU128`], a
+//! load or store, never two 8-byte halves (see `src/table/two_word.rs` for what it compiles
+//! to). Loom has no 128-bit atomic, so under loom it is [`loom_u128::AtomicU128`], a
 //! `u128` behind a loom mutex: atomic by construction, a model of a 16-byte atomic.
 
 #[cfg(loom)]
@@ -43,6 +42,11 @@ mod loom_u128 {
                 .0
                 .lock()
                 .expect("no model thread panics holding a slot")
+        }
+
+        /// Always: the model stands for a lock-free 16-byte atomic.
+        pub(crate) fn is_lock_free() -> bool {
+            true
         }
 
         pub(crate) fn store(&self, v: u128, _order: Ordering) {

@@ -1,4 +1,8 @@
 //! [`Params`]: the search's tuning knobs, with the defaults measured best.
+
+#[cfg(doc)]
+use crate::{position::Position, table::Table};
+
 /// Tuning knobs of the search. The defaults are the measured best on 7 x 6; the thresholds of
 /// depth count empty cells (the size of what is left to search), so that they carry over to
 /// every board, except `defer_below`, `zero_window_below` and `first_move_guess_below`
@@ -23,7 +27,8 @@ pub struct Params {
     pub every_ply_min_empty: u32,
     /// The nodes a thread's search counts before `every_ply_min_empty` applies. The extra
     /// probes near the root pay in long searches, whose subtrees there are large, and cost
-    /// time in short ones (BENCHMARKS.md, "Where the table is used: every ply near the root, ETC"); the count tells them apart.
+    /// time in short ones (BENCHMARKS.md, "Where the table is used: every ply near the root,
+    /// ETC"); the count tells them apart.
     pub every_ply_after: u64,
     /// Windows with `beta >= forcing_from` or `alpha <= -forcing_from` (is there a quick
     /// win, for either side?) add the threats playable at once to the threat score

@@ -17,8 +17,8 @@
 //!   (1 MiB is 2^14 buckets); 8 x 6 and 7 x 7 (56 bits) from 4 MiB (2^16 buckets), 8 x 7
 //!   (64 bits) from 1 GiB (2^24 buckets); smaller tables give them two words.
 //! - **Two words** ([`Layout::TwoWord`]) otherwise, when `i + WIDE_CHECK_BITS >= K`
-//!   (`WIDE_CHECK_BITS` = 104): four two-word slots per bucket (`two_word`: the layout and its proof). Every
-//!   board up to 104 key bits gets it at any size; wider keys (9 x 12: 117, 10 x 11: 120, 12 x
+//!   (`WIDE_CHECK_BITS` = 104): four two-word slots per bucket (`two_word`: the layout and
+//!   its proof). Every board up to 104 key bits gets it at any size; wider keys (9 x 12: 117, 10 x 11: 120, 12 x
 //!   9: 120, 11 x 10: 121, 9 x 13: 126 bits) need `2^(K - 104)` buckets, at most 256 MiB.
 //! - Refused otherwise, with the size the board needs ([`Table::new`]).
 //!
@@ -213,6 +213,9 @@ impl Table {
     /// A table of exactly `buckets` buckets (at least 1), for tests and models.
     pub fn with_buckets(buckets: usize, key_bits: u32) -> Result<Table, TableError> {
         let layout = Self::layout_for(buckets, key_bits)?;
+        if layout == Layout::TwoWord {
+            two_word::check_lock_free(key_bits)?;
+        }
         let len = buckets
             .checked_mul(SLOTS_PER_BUCKET * 8)
             .map(|bytes| bytes / 8)

@@ -1092,3 +1092,20 @@ fn a_slot_of_another_table_stores_nothing() {
         assert_eq!(small.probe(key).map(|e| e.value), Some(3), "{bits} bits");
     }
 }
+
+/// The two-word layout's lock-freedom is the CPU's `cx16` on x86-64 (what the refusal's
+/// message names), and a table that has two-word slots was built only where it holds.
+#[test]
+fn two_word_tables_exist_only_where_16_byte_atomics_are_lock_free() {
+    #[cfg(target_arch = "x86_64")]
+    assert_eq!(
+        crate::sync::AtomicU128::is_lock_free(),
+        std::arch::is_x86_feature_detected!("cmpxchg16b"),
+        "portable-atomic's lock-freedom is the cx16 flag"
+    );
+    let built = Table::with_buckets(1 << 10, 100);
+    assert_eq!(built.is_ok(), crate::sync::AtomicU128::is_lock_free());
+    if let Ok(t) = built {
+        assert_eq!(t.layout(), Layout::TwoWord);
+    }
+}

@@ -47,18 +47,49 @@
 //! neither it nor AVX), each load and store is an indirect call chosen on first use by
 //! `cpuid` ("outline atomics"): a `vmovdqa` when the CPU has AVX (Intel and AMD document
 //! aligned 16-byte AVX accesses as atomic), else `lock cmpxchg16b`, else a lock-based
-//! fallback that is still atomic. On this project's machines (AMD EPYC with AVX and `cx16`)
-//! that is `vmovdqa` behind one indirect call. With `-C target-feature=+cmpxchg16b,+avx`
-//! (or a `target-cpu` that has them) the call is inlined to a bare `vmovdqa`; the project
-//! does not set it (BENCHMARKS.md, "16-byte table slots", measures the default build).
-//! The one-word layout (every board up to 54 key bits, 7 x 6 included) is untouched.
+//! fallback that is still atomic but not lock-free. On this project's machines (AMD EPYC
+//! with AVX and `cx16`) that is `vmovdqa` behind one indirect call. With `-C
+//! target-feature=+cmpxchg16b,+avx` (or a `target-cpu` that has them) the call is inlined
+//! to a bare `vmovdqa`; the project does not set it (BENCHMARKS.md, "16-byte table slots",
+//! measures the default build). The one-word layout (every board up to 54 key bits, 7 x 6
+//! included) is untouched.
 //!
+//! **Lock-free on every build that accepts it.** A table refuses the two-word layout where
+//! `AtomicU128::is_lock_free()` is false (`check_lock_free`: on x86-64 a CPU without
+//! `cx16`, none made since about 2008), with an error that names the missing instruction,
+//! so the lock-based fallback is never used. The one-word layout needs only 8-byte atomics,
+//! lock-free on every 64-bit target.
 
 use super::slot::{
     check_of, field, pack, unpack, BOUND_BITS, GEN_BITS, GEN_SHIFT, WORK_BITS, WORK_SHIFT,
 };
-use super::{mix128, Bound, Entry, Slot, Table, CHECK_BITS, MAX_WORK, WIDE_SLOTS_PER_BUCKET};
+use super::{
+    mix128, Bound, Entry, Slot, Table, TableError, CHECK_BITS, MAX_WORK, WIDE_SLOTS_PER_BUCKET,
+};
 use crate::sync::{AtomicU128, Ordering};
+
+/// Refuses the two-word layout where its 16-byte atomics would not be lock-free.
+///
+/// `portable-atomic` picks them at run time on a build without `cmpxchg16b` among its
+/// target features (the default `x86_64` target): `vmovdqa` on a CPU with AVX, `lock
+/// cmpxchg16b` on one with only `cx16`, and else a global lock table. The last would keep
+/// every access atomic but make the table blocking, and the table is lock-free on every
+/// build that accepts it: such a CPU gets a clear error instead. On targets with native
+/// 16-byte atomics (aarch64, x86_64 with `cmpxchg16b`) this is always true.
+pub(super) fn check_lock_free(key_bits: u32) -> Result<(), TableError> {
+    if AtomicU128::is_lock_free() {
+        Ok(())
+    } else {
+        Err(TableError {
+            msg: format!(
+                "this CPU has no lock-free 16-byte atomic (on x86-64 the cmpxchg16b \
+                 instruction, CPUID flag cx16), which the two-word slots of {key_bits}-bit \
+                 keys in a table of this size need (keys of up to 64 bits get one-word slots \
+                 in a large enough table)"
+            ),
+        })
+    }
+}
 
 impl Table {
     /// The first pair of the bucket of `key`, the low 64 bits of its mixed key and bits
