@@ -94,3 +94,11 @@ pub use solver::{
 };
 pub use sync::StopFlag;
 pub use table::Table;
+
+/// The instruction-set level every search of this process runs at: `"x86-64-v4"` or
+/// `"x86-64-v3"` where the build dispatches at run time to code compiled for that level
+/// (builds without `target-cpu=native` on x86-64), else `"build's own"` (the build's target
+/// features). Capped by the environment variable `FOURFOLD_CPU` (`baseline`, `x86-64-v3`).
+pub fn search_level() -> &'static str {
+    search::isa::level_name(search::isa::level())
+}

@@ -28,6 +28,7 @@
 use crate::bitboard::Bitboard;
 use crate::ordering::centre_order;
 use crate::position::{key_bits, Position};
+use crate::search::isa::{with_isa, Isa};
 use crate::search::{Params, Searcher, Shared, Window};
 use crate::sync::AtomicU64;
 use crate::table::{Bound, InProgress, Table, TableError};
@@ -767,7 +768,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         pos: &Position<W, H, B>,
         score: i32,
     ) -> Result<Vec<usize>, Interrupted> {
-        self.stop_aware(|searcher| {
+        with_isa!(I => self.stop_aware(|searcher: &mut Searcher<'_, W, H, B, I>| {
             let mut line = Vec::new();
             let mut p = *pos;
             let mut s = score;
@@ -785,13 +786,13 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                 s = -s;
             }
             Some(line)
-        })
+        }))
     }
 
     /// Runs `f` on a single searcher of this solver's table.
-    fn stop_aware<T>(
+    fn stop_aware<T, I: Isa>(
         &self,
-        f: impl FnOnce(&mut Searcher<'_, W, H, B>) -> Option<T>,
+        f: impl FnOnce(&mut Searcher<'_, W, H, B, I>) -> Option<T>,
     ) -> Result<T, Interrupted> {
         let start = Instant::now();
         let done = StopFlag::new();
@@ -833,6 +834,19 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
     /// live counters (batches running concurrent solves do that once for all); `until` is the
     /// caller's deadline, on top of the solver's time limit.
     fn run(
+        &self,
+        pos: &Position<W, H, B>,
+        mode: Mode,
+        on_step: &mut (dyn FnMut(Step) + Send),
+        threads: usize,
+        fresh: bool,
+        until: Option<Instant>,
+    ) -> Result<Solution, Interrupted> {
+        with_isa!(I => self.run_on::<I>(pos, mode, on_step, threads, fresh, until))
+    }
+
+    /// [`Self::run`] with the searchers of level `I` (`crate::search::isa`).
+    fn run_on<I: Isa>(
         &self,
         pos: &Position<W, H, B>,
         mode: Mode,
@@ -909,7 +923,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
             } else {
                 None
             };
-            let mut searcher = Searcher::<W, H, B>::new(
+            let mut searcher = Searcher::<W, H, B, I>::new(
                 self.shared(&done, slot(thread), start, busy, until),
                 self.params,
                 thread,
@@ -952,7 +966,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                     #[cfg(test)]
                     hook::score_known(&self.stop, &self.table);
                     let finisher_done = StopFlag::new();
-                    let mut finisher = Searcher::<W, H, B>::new(
+                    let mut finisher = Searcher::<W, H, B, I>::new(
                         Shared {
                             done: &finisher_done,
                             busy: None,
@@ -1049,9 +1063,9 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
     /// `crate::ordering`): for a win or a draw, the first column that reaches score 1 or 0
     /// (the exact-score search for it); for a loss, the first column that does not lose at
     /// once (any column when all do).
-    fn weak_move(
+    fn weak_move<I: Isa>(
         &self,
-        s: &mut Searcher<'_, W, H, B>,
+        s: &mut Searcher<'_, W, H, B, I>,
         pos: &Position<W, H, B>,
         score: i32,
     ) -> Option<usize> {
@@ -1073,8 +1087,8 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
 /// One thread's search of `pos` with the window `(alpha, beta)`: the fail-soft value, or
 /// `None` when stopped. A full board or a win at once is scored without a search (the
 /// searcher's `negamax` takes neither).
-fn window_search<const W: usize, const H: usize, B: Bitboard>(
-    searcher: &mut Searcher<'_, W, H, B>,
+fn window_search<const W: usize, const H: usize, B: Bitboard, I: Isa>(
+    searcher: &mut Searcher<'_, W, H, B, I>,
     pos: &Position<W, H, B>,
     alpha: i32,
     beta: i32,

@@ -155,13 +155,14 @@ pub fn run(b: BenchArgs) -> Result<ExitCode, String> {
     // the pages lazily, so this costs nothing).
     drop(searcher(&b.common, None, 1, None)?);
     println!(
-        "fourfold bench: table {tt_mb} MiB, {} table per position, {} solve",
+        "fourfold bench: table {tt_mb} MiB, {} table per position, {} solve, search level {}",
         if b.fresh {
             "cleared"
         } else {
             "new generation of the"
         },
-        if b.weak { "weak" } else { "strong" }
+        if b.weak { "weak" } else { "strong" },
+        fourfold::search_level()
     );
     if b.batch {
         println!("each set solved as one batch (solve_many); times are wall times");

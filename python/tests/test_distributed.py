@@ -146,10 +146,24 @@ def wait_running(*tokens, timeout=60):
         time.sleep(0.01)
 
 
-def submit_window(client, moves, alpha, board="7x6", table_mib=16):
+def submit_window(client, moves, alpha, board="7x6", table_mib=16, worker=None):
+    """Submits one window task; with ``worker`` it runs there and nowhere else (two tasks that
+    must run at once are pinned to the two single-thread workers, or one could queue behind
+    the other)."""
     token = f"test-{uuid.uuid4().hex}"
+    pin = {} if worker is None else {"workers": [worker], "allow_other_workers": False}
     fut = client.submit(
-        window_task, board, moves, alpha, alpha + 1, table_mib, 1, token, key=token, pure=False
+        window_task,
+        board,
+        moves,
+        alpha,
+        alpha + 1,
+        table_mib,
+        1,
+        token,
+        key=token,
+        pure=False,
+        **pin,
     )
     return token, fut
 
@@ -181,14 +195,15 @@ def test_a_stop_meant_for_another_task_does_not_change_an_answer(client):
     with open(DATA / "Test_L1_R3") as f:
         positions = [line.split()[0] for line in f][:6]
     restarts = fd._RESTARTS[0]
+    first, second = sorted(client.scheduler_info(n_workers=-1)["workers"])[:2]
     for moves in positions:
         want = fourfold.Solver(table_mib=16, threads=1, board="7x6", book=None).solve_window(
             moves, 0, 1
         )
         # A table size no other test uses: a solver of its own, whose table has not seen
         # this position, so the second search runs until the stop reaches it.
-        long_token, long_fut = submit_window(client, "", 0, table_mib=17)
-        token, fut = submit_window(client, moves, 0, table_mib=17)
+        long_token, long_fut = submit_window(client, "", 0, table_mib=17, worker=first)
+        token, fut = submit_window(client, moves, 0, table_mib=17, worker=second)
         wait_running(long_token, token)
         client.run(stop_task, long_token)
         assert long_fut.result(timeout=30)[:2] == (None, "stopped")

@@ -5,6 +5,7 @@
 //! them, are in [`super::parity`]), and near the end of the game the children's own bounds
 //! read before any child is searched.
 
+use super::isa::Isa;
 use super::parity::{
     follow_up_after_each, follow_up_aftereven, follow_up_bound, odd_lowest, odd_threat_bound,
 };
@@ -13,7 +14,7 @@ use crate::bitboard::Bitboard;
 use crate::ordering::{AfterEach, LANES};
 use crate::position::{has_four, Position};
 
-impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
+impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H, B, I> {
     /// Stage 3b, near the end of the game: every child's stages 1 and 2 (its moves alone, a
     /// forced line followed, its bounds) before any child is searched, so that a child they
     /// decide above `beta` ends the node at once wherever it is in the order. A decided

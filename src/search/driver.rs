@@ -2,13 +2,14 @@
 //! (with the first move's guess of which test to ask first), the weak (win/draw/loss)
 //! solve, and the best move for a known score.
 
+use super::isa::Isa;
 use super::{Guess, Searcher, Window};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::table::Bound;
 use std::sync::Mutex;
 
-impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
+impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H, B, I> {
     /// The exact score, narrowed by null-window searches, or `None` if stopped.
     ///
     /// `window` holds the bounds proven so far and is shared by every thread of the solve:

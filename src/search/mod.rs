@@ -74,6 +74,7 @@
 
 mod bounds;
 mod driver;
+pub(crate) mod isa;
 mod node;
 mod params;
 mod parity;
@@ -89,6 +90,7 @@ use crate::position::Position;
 use crate::sync::{AtomicU64, Ordering};
 use crate::table::{InProgress, Slot, Table};
 use crate::StopFlag;
+use isa::{Base, Isa};
 use parity::NO_BOUND;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -113,7 +115,7 @@ pub(crate) struct Shared<'a> {
 }
 
 /// The state of one thread's search.
-pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64> {
+pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64, I: Isa = Base> {
     shared: Shared<'a>,
     params: Params,
     /// Nodes searched (forced moves played through are not counted).
@@ -133,7 +135,7 @@ pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64
     /// `near_from` stones.
     near: &'a Table,
     near_from: u32,
-    _word: std::marker::PhantomData<B>,
+    _word: std::marker::PhantomData<(B, I)>,
 }
 
 /// The alpha-beta window of a node being searched.
@@ -248,11 +250,14 @@ struct Guess {
     first_test: i32,
 }
 
-impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
+impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H, B, I> {
     const CELLS: i32 = (W * H) as i32;
     const ORDER: [usize; W] = column_order::<W>();
 
+    /// A searcher of level `I`; panics where the CPU lacks the level's features (the solver
+    /// builds only those of [`isa::level`]).
     pub(crate) fn new(shared: Shared<'a>, params: Params, thread: usize) -> Self {
+        assert!(I::available(), "a search level this CPU does not have");
         let table = shared.table;
         Searcher {
             shared,

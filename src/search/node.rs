@@ -4,13 +4,14 @@
 //! The stages that decide a node before its children are in [`super::bounds`]; its use of
 //! the table in [`super::probe`].
 
+use super::isa::Isa;
 use super::{Ab, Found, Probe, Searcher};
 use crate::bitboard::Bitboard;
 use crate::ordering::{threat_score, AfterEach, MoveList};
 use crate::position::Position;
 use crate::table::InProgress;
 
-impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
+impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H, B, I> {
     /// Negamax with alpha-beta, fail-soft: a result `<= alpha` is an upper bound of the score,
     /// `>= beta` a lower bound, anything between exact.
     ///
@@ -28,7 +29,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
     ///    [`Self::child_loop`].
     /// 5. [`Self::store`]: the result, with the kind of bound it is, into the probed slot.
     pub(crate) fn negamax(&mut self, pos: &Position<W, H, B>, alpha: i32, beta: i32) -> i32 {
-        self.node(pos, pos.opponent_winning(), alpha, beta)
+        I::node(self, pos, pos.opponent_winning(), alpha, beta)
     }
 
     /// [`Self::negamax`] given the opponent's winning cells `opp_win`, which the parent may
@@ -241,7 +242,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
         let opp_win = after
             .lane(Position::<W, H, B>::column_of(mv))
             .unwrap_or_else(|| child.opponent_winning());
-        -self.node(&child, opp_win, -w.beta, -w.alpha)
+        -I::node(self, &child, opp_win, -w.beta, -w.alpha)
     }
 
     /// Stage 4b: searches `list` in order until a child reaches `beta`, recording the best

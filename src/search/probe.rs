@@ -3,12 +3,13 @@
 //! transposition cutoff over the children, prefetching, the busy marks of the nodes other
 //! threads are searching, and the store.
 
+use super::isa::Isa;
 use super::{Ab, Found, Probe, Searcher};
 use crate::bitboard::Bitboard;
 use crate::position::Position;
 use crate::table::{Bound, Slot, Table};
 
-impl<'a, const W: usize, const H: usize, B: Bitboard> Searcher<'a, W, H, B> {
+impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H, B, I> {
     /// The node's key in the table, and whether it is its mirror image's (then the table's
     /// columns are mirrored): [`Position::canonical_key`] with `Params::canonical`
     /// ([`Position::reduced_key`] with `Params::dead_stones` too), else the position's own key.

@@ -994,3 +994,45 @@ fn children_looked_at_before_the_search_keep_every_window_exact() {
     // In use: the children it decides are neither searched nor counted.
     assert!(total[0] < total[1], "nodes with and without: {total:?}");
 }
+
+/// The score and node count of a search of `p` at level `I`, on a fresh table.
+fn search_at<const W: usize, const H: usize, I: super::isa::Isa>(p: &Position<W, H>) -> (i32, u64) {
+    let table = Table::new(4, crate::position::key_bits(W, H)).unwrap();
+    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
+    let shared = Shared {
+        table: &table,
+        stop: &stop,
+        done: &done,
+        live_nodes: &live,
+        deadline: None,
+        busy: None,
+    };
+    let mut searcher = Searcher::<W, H, u64, I>::new(shared, Params::default(), 0);
+    let w = Searcher::<W, H>::initial_window(p);
+    let score = searcher.negamax(p, w.lower - 1, w.upper + 1);
+    (score, searcher.nodes)
+}
+
+/// Every level this build compiles and this CPU has searches the same tree as the build's
+/// own code: the same score and node count on random positions. (On builds for the CPU they
+/// run on, `target-cpu=native`, only the build's own level is compiled and this compares
+/// it with itself; run it on a baseline build, TESTING.md says how.)
+#[test]
+fn every_search_level_searches_the_same_tree() {
+    let positions = random_positions::<7, 6>(0x15a, 22, 4, 20, |p| !p.can_win_next());
+    let mut nodes = 0;
+    for p in &positions {
+        let base = search_at::<7, 6, super::isa::Base>(p);
+        nodes += base.1;
+        #[cfg(dispatch_v3)]
+        if <super::isa::V3 as super::isa::Isa>::available() {
+            assert_eq!(search_at::<7, 6, super::isa::V3>(p), base, "{p:?}");
+        }
+        #[cfg(dispatch_v4)]
+        if <super::isa::V4 as super::isa::Isa>::available() {
+            assert_eq!(search_at::<7, 6, super::isa::V4>(p), base, "{p:?}");
+        }
+    }
+    // Not a comparison of empty searches: the positions take thousands of nodes.
+    assert!(nodes > 1000 * positions.len() as u64, "{nodes} nodes");
+}
