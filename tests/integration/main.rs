@@ -10,5 +10,6 @@ mod properties;
 mod proptests;
 mod testsets;
 mod tiebreak;
+mod two_word_stress;
 mod wide_boards;
 mod window;
