@@ -6,6 +6,7 @@ mod book;
 mod checkpoint;
 mod common;
 mod every_size;
+mod independent;
 mod properties;
 mod proptests;
 mod testsets;
