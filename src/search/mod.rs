@@ -80,6 +80,8 @@ mod params;
 mod parity;
 mod probe;
 #[cfg(test)]
+mod stage_tests;
+#[cfg(test)]
 mod tests;
 
 pub use params::Params;

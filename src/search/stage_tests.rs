@@ -1,0 +1,120 @@
+//! Unit tests of the node's stages one at a time: each stage called directly on random
+//! positions, its result checked against its contract restated with the library's plain
+//! position functions.
+
+use super::*;
+use crate::ordering::AfterEach;
+use crate::position::xorshift;
+
+/// A searcher on a table of its own, with the default parameters.
+fn with_searcher<const W: usize, const H: usize, T>(
+    f: impl FnOnce(&mut Searcher<'_, W, H>) -> T,
+) -> T {
+    let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
+    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
+    let shared = Shared {
+        table: &table,
+        stop: &stop,
+        done: &done,
+        live_nodes: &live,
+        deadline: None,
+        busy: None,
+    };
+    f(&mut Searcher::new(shared, Params::default(), 0))
+}
+
+/// `count` random positions of W x H with `min_empty` to `min_empty + 7` empty cells, in
+/// which the player to move cannot win at once (the node's precondition).
+fn late_positions<const W: usize, const H: usize>(
+    seed: u64,
+    min_empty: u32,
+    count: usize,
+) -> Vec<Position<W, H>> {
+    let mut s = seed;
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let target = (W * H) as u32 - min_empty - (xorshift(&mut s) % 8) as u32;
+        let mut p = Position::<W, H>::new();
+        while p.moves() < target && p.play_random_quiet(&mut s) {}
+        if p.moves() == target && !p.can_win_next() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// What `static_children` must do, restated: in column order, each child that its own
+/// stages 1 and 2 decide ([`Searcher::static_value`], in the window raised so far) is
+/// taken out of the moves; a value at `beta` or above is a cutoff with that value; the
+/// others raise `alpha`, and the best of them is returned. Returns the expected result,
+/// moves left and `alpha`.
+fn static_children_model<const W: usize, const H: usize>(
+    s: &Searcher<'_, W, H>,
+    pos: &Position<W, H>,
+    next: u64,
+    (mut alpha, beta): (i32, i32),
+) -> (Result<i32, i32>, u64, i32) {
+    let (mut left, mut best) = (next, i32::MIN);
+    for col in 0..W {
+        let mv = next & Position::<W, H>::column_mask(col);
+        if mv == 0 {
+            continue;
+        }
+        let child = pos.after(mv);
+        if let Some(v) = s.static_value(&child, child.opponent_winning(), -beta, -alpha) {
+            let v = -v;
+            if v >= beta {
+                return (Err(v), left, alpha);
+            }
+            best = best.max(v);
+            alpha = alpha.max(v);
+            left ^= mv;
+        }
+    }
+    (Ok(best), left, alpha)
+}
+
+/// The stage that looks at the children before the search takes out of the moves exactly
+/// the children it decides, returns the best of their scores with one of the moves that
+/// reach it (which of equal ones is not part of the contract), and cuts with the value
+/// that reaches `beta`.
+#[test]
+fn static_children_takes_out_exactly_the_children_it_decides() {
+    let mut taken = 0;
+    let mut cuts = 0;
+    with_searcher::<7, 6, _>(|s| {
+        for pos in late_positions::<7, 6>(0x57a6, 6, 300) {
+            let (next, _) = pos.non_losing_moves_from(pos.opponent_winning());
+            for window in [(-1, 0), (0, 1), (-3, 2), (-30, 30), (1, 3), (-4, -2)] {
+                let (want, want_left, want_alpha) = static_children_model(s, &pos, next, window);
+                let mut left = next;
+                let mut w = Ab {
+                    alpha: window.0,
+                    beta: window.1,
+                };
+                let got = s.static_children(&pos, &mut left, &mut w, &mut AfterEach::new());
+                let ctx = format!("{pos:?} window {window:?}");
+                match (got, want) {
+                    (Err(v), Err(u)) => {
+                        assert_eq!(v, u, "{ctx}: cutoff value");
+                        cuts += 1;
+                    }
+                    (Ok((v, mv)), Ok(u)) => {
+                        assert_eq!(v, u, "{ctx}: best value");
+                        assert_eq!(left, want_left, "{ctx}: moves left");
+                        assert_eq!(w.alpha, want_alpha, "{ctx}: alpha");
+                        if v != i32::MIN {
+                            // The move is a decided child reaching the best value.
+                            assert_eq!(mv.count_ones(), 1, "{ctx}: one move");
+                            assert_eq!(mv & (next ^ left), mv, "{ctx}: a decided child");
+                        }
+                        taken += (next ^ left).count_ones();
+                    }
+                    _ => panic!("{ctx}: got {got:?}, want {want:?}"),
+                }
+            }
+        }
+    });
+    // Not a test of nothing: children were decided and taken out, and windows were cut.
+    assert!(taken > 100 && cuts > 100, "{taken} taken out, {cuts} cuts");
+}
