@@ -118,3 +118,51 @@ fn static_children_takes_out_exactly_the_children_it_decides() {
     // Not a test of nothing: children were decided and taken out, and windows were cut.
     assert!(taken > 100 && cuts > 100, "{taken} taken out, {cuts} cuts");
 }
+
+/// The parity bounds of `pos` for both sides as leader, on 64-bit words and on the same
+/// position widened to 128-bit words: follow-up (with and without the aftereven check) and
+/// odd threat. Returns how many of them were bounds.
+fn parity_bounds_on_both_words<const W: usize, const H: usize>(pos: &Position<W, H>) -> usize {
+    use super::parity::{follow_up_bound, follow_up_value, odd_threat_bound, NO_BOUND};
+    use crate::position::winning_cells;
+    let (cur, mask) = (pos.current(), pos.mask());
+    let wide = |x: u64| u128::from(x);
+    let mut bounds = 0;
+    for (leader, follower) in [(cur, cur ^ mask), (cur ^ mask, cur)] {
+        let threats = winning_cells::<W, H, u64>(follower, mask);
+        let (l, f, t, m) = (wide(leader), wide(follower), wide(threats), wide(mask));
+        let narrow = (
+            follow_up_bound::<W, H, u64>(leader, follower, threats, mask),
+            follow_up_value::<W, H, u64>(leader, follower, threats, mask, false).0,
+            odd_threat_bound::<W, H, u64>(leader, threats, mask),
+        );
+        let wide = (
+            follow_up_bound::<W, H, u128>(l, f, t, m),
+            follow_up_value::<W, H, u128>(l, f, t, m, false).0,
+            odd_threat_bound::<W, H, u128>(l, t, m),
+        );
+        assert_eq!(narrow, wide, "{pos:?}, leader {leader:#x}");
+        bounds += usize::from(narrow.0.is_some())
+            + usize::from(narrow.1 != NO_BOUND)
+            + usize::from(narrow.2.is_some());
+    }
+    bounds
+}
+
+/// The parity bounds do not depend on the word they are computed in: 128-bit words (whose
+/// follow-up bound takes an early exit of its own) give the bounds of 64-bit words, on boards
+/// of both height parities.
+#[test]
+fn parity_bounds_are_the_same_on_128_bit_words() {
+    let mut bounds = 0;
+    for p in late_positions::<7, 6>(0x128_76, 4, 400) {
+        bounds += parity_bounds_on_both_words(&p);
+    }
+    for p in late_positions::<6, 7>(0x128_67, 4, 300) {
+        bounds += parity_bounds_on_both_words(&p);
+    }
+    for p in late_positions::<8, 5>(0x128_85, 6, 300) {
+        bounds += parity_bounds_on_both_words(&p);
+    }
+    assert!(bounds > 500, "{bounds} bounds");
+}
