@@ -166,3 +166,47 @@ fn parity_bounds_are_the_same_on_128_bit_words() {
     }
     assert!(bounds > 500, "{bounds} bounds");
 }
+
+/// Checks on `pos`, for both sides as leader, that Allis' aftereven rule holding implies
+/// its by-rows test holding, on the arguments the pairs' way gives them. Returns how many
+/// times the rule held.
+fn aftereven_implies_its_test<const W: usize, const H: usize>(pos: &Position<W, H>) -> usize {
+    use super::parity::{aftereven, aftereven_may, empty_and_odd, odd_lowest, sure_threats};
+    use crate::position::winning_cells;
+    type P<const W: usize, const H: usize> = Position<W, H>;
+    let (cur, mask) = (pos.current(), pos.mask());
+    let mut held = 0;
+    for (leader, follower) in [(cur, cur ^ mask), (cur ^ mask, cur)] {
+        let threats = winning_cells::<W, H, u64>(follower, mask);
+        let (empty, _) = empty_and_odd::<W, H, u64>(mask);
+        let free = odd_lowest::<W, H, u64>(mask);
+        let (cut, _) = sure_threats::<W, H, u64>(empty, free, threats);
+        let cells = leader | (empty & P::<W, H>::leader_rows() & !cut) | free;
+        let sure = follower | (empty & P::<W, H>::follower_rows() & !free);
+        if aftereven::<W, H, u64>(cells, cells, sure, empty) {
+            held += 1;
+            assert!(
+                aftereven_may::<W, H, u64>(cells, cells, sure, empty),
+                "{pos:?}, leader {leader:#x}"
+            );
+        }
+    }
+    held
+}
+
+/// The by-rows test that lets the lanes skip the aftereven rule is a necessary condition of
+/// the rule (module doc of `parity`, Lemma 10), on boards of both height parities.
+#[test]
+fn aftereven_holds_only_where_its_test_does() {
+    let mut held = 0;
+    for p in late_positions::<7, 6>(0xaf7e_76, 8, 3000) {
+        held += aftereven_implies_its_test(&p);
+    }
+    for p in late_positions::<7, 5>(0xaf7e_75, 8, 3000) {
+        held += aftereven_implies_its_test(&p);
+    }
+    for p in late_positions::<6, 7>(0xaf7e_67, 8, 3000) {
+        held += aftereven_implies_its_test(&p);
+    }
+    assert!(held > 50, "the rule held {held} times");
+}
