@@ -17,8 +17,9 @@
 //! one too. Per `c` the experiment reports the false hits taken, the positions whose
 //! score came out wrong and how (distance, win/loss and win/draw/loss flips, a score out of
 //! the position's range), the nodes, and the birthday estimate beside them: each probe of
-//! the exact run meets some entries of other positions in its bucket (its exposure), each
-//! of which a `c`-bit check lets through with probability `2^-c`.
+//! the exact run meets some number `k` of entries of other positions in its bucket, each of
+//! which a `c`-bit check lets through with probability `2^-c`: a false hit with probability
+//! `1 - (1 - 2^-c)^k` (at most one per probe, so the estimate saturates at small `c`).
 //!
 //! Where harm lands: for the first positions whose score is wrong (`CheckBits::trace`),
 //! the solve is replayed with the false hits of fewer than `p` plies from the root refused
@@ -139,10 +140,12 @@ pub struct CheckBitsRow {
     pub nodes: u64,
     /// Nodes of the exact run.
     pub exact_nodes: u64,
-    /// The birthday estimate of the false hits: the exact run's exposure times `2^-c`.
+    /// The birthday estimate of the false hits: over the exact run's probes, each meeting `k`
+    /// entries of other positions, the sum of `1 - (1 - 2^-c)^k`.
     pub predicted_false_hits: f64,
-    /// The birthday estimate of the positions taking a false hit: the sum over positions of
-    /// `1 - exp(-exposure * 2^-c)`.
+    /// The birthday estimate of the positions taking a false hit: over the positions, the
+    /// sum of the chance that one of the exact run's probes would take one (probes taken as
+    /// independent).
     pub predicted_hit_positions: f64,
     /// False hits by ply from the root (trailing zeros cut).
     pub false_hits_by_ply: Vec<u64>,
@@ -161,8 +164,29 @@ struct One {
     elapsed: Duration,
     false_hits: u64,
     probes: u64,
-    exposure: u64,
+    exposure: Vec<u64>,
     by_ply: Vec<u64>,
+}
+
+impl One {
+    /// The birthday estimate at `c` check bits, from this (exact) run's probes: the false
+    /// hits expected, and the chance of at least one.
+    fn birthday(&self, c: u32) -> (f64, f64) {
+        let miss = 1.0 - 0.5f64.powi(c as i32);
+        let (mut hits, mut log_none) = (0.0, 0.0);
+        // Only the counts met: 0 x ln(0) at `c = 0` would be NaN.
+        for (k, &n) in self
+            .exposure
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(_, &n)| n > 0)
+        {
+            hits += n as f64 * (1.0 - miss.powi(k as i32));
+            log_none += n as f64 * k as f64 * miss.ln();
+        }
+        (hits, 1.0 - log_none.exp())
+    }
 }
 
 /// Solves every position of `setup` at every check width of `setup.checks` and against the
@@ -350,7 +374,6 @@ fn row_of<const W: usize, const H: usize>(
     positions: &[Position<W, H>],
     solver: &Solver<W, H>,
 ) -> CheckBitsRow {
-    let rate = 0.5f64.powi(c as i32);
     let mut row = CheckBitsRow {
         c,
         exact_bits,
@@ -365,8 +388,9 @@ fn row_of<const W: usize, const H: usize>(
         row.hit_positions += usize::from(l.false_hits > 0);
         row.nodes += l.nodes;
         row.exact_nodes += e.nodes;
-        row.predicted_false_hits += e.exposure as f64 * rate;
-        row.predicted_hit_positions += 1.0 - (-(e.exposure as f64) * rate).exp();
+        let (hits, any) = e.birthday(c);
+        row.predicted_false_hits += hits;
+        row.predicted_hit_positions += any;
         for (a, b) in by_ply.iter_mut().zip(&l.by_ply) {
             *a += b;
         }

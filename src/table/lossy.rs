@@ -13,9 +13,9 @@
 //! slot, tagged so that the empty board's key 0 is told from "none"), so that a hit is
 //! known to be true or false. It counts probes, hits, false hits by ply (stones of the
 //! probing position less those of the root, from the key: see [`stones_of_key`]), and the
-//! exposure: per probe, the entries of other positions in the bucket, each of which a
-//! `c`-bit check lets through with probability `2^-c` (the birthday estimate of the false
-//! hits). False hits closer to the root than a chosen ply can be refused (taken as
+//! exposure: the probes by the number `k` of entries of other positions in the bucket, each
+//! of which a `c`-bit check lets through with probability `2^-c`, so that such a probe
+//! takes a false hit with probability `1 - (1 - 2^-c)^k` (the birthday estimate). False hits closer to the root than a chosen ply can be refused (taken as
 //! misses), which lets the experiment find where the false hits that spoil a root land.
 //!
 //! With two threads the slot and its true key are two stores: a reader between them may
@@ -43,8 +43,9 @@ pub(crate) struct Tally {
     pub false_hits: u64,
     /// False hits refused as misses ([`Table::lossy_refuse_below`]).
     pub refused: u64,
-    /// Summed over the probes: the entries of other positions in the probed bucket.
-    pub exposure: u64,
+    /// The probes by the number of entries of other positions in the probed bucket (index:
+    /// that number, 0 to [`SLOTS_PER_BUCKET`]).
+    pub exposure: Vec<u64>,
     /// False hits by ply from the root (the last counts the deeper ones too).
     pub by_ply: Vec<u64>,
 }
@@ -66,7 +67,7 @@ pub(crate) struct Lossy {
     hits: AtomicU64,
     false_hits: AtomicU64,
     refused: AtomicU64,
-    exposure: AtomicU64,
+    exposure: Box<[AtomicU64]>,
     by_ply: Box<[AtomicU64]>,
 }
 
@@ -143,7 +144,7 @@ impl Table {
             hits: AtomicU64::new(0),
             false_hits: AtomicU64::new(0),
             refused: AtomicU64::new(0),
-            exposure: AtomicU64::new(0),
+            exposure: zeros(SLOTS_PER_BUCKET + 1),
             by_ply: zeros(PLIES),
         }));
         table.special = true;
@@ -165,8 +166,9 @@ impl Table {
     pub(crate) fn lossy_reset(&self, root_stones: u32) {
         if let Some(l) = self.lossy_state() {
             l.root_stones.store(root_stones, Ordering::Relaxed);
-            for c in [&l.probes, &l.hits, &l.false_hits, &l.refused, &l.exposure]
+            for c in [&l.probes, &l.hits, &l.false_hits, &l.refused]
                 .into_iter()
+                .chain(l.exposure.iter())
                 .chain(l.by_ply.iter())
             {
                 c.store(0, Ordering::Relaxed);
@@ -191,7 +193,7 @@ impl Table {
             hits: get(&l.hits),
             false_hits: get(&l.false_hits),
             refused: get(&l.refused),
-            exposure: get(&l.exposure),
+            exposure: l.exposure.iter().map(get).collect(),
             by_ply: l.by_ply.iter().map(get).collect(),
         })
     }
@@ -215,9 +217,9 @@ impl Table {
                 // ORDERING: Relaxed: statistics of an experiment.
                 self.used(i) && l.keys[i].load(Ordering::Relaxed) != tagged
             })
-            .count() as u64;
+            .count();
         l.probes.fetch_add(1, Ordering::Relaxed);
-        l.exposure.fetch_add(others, Ordering::Relaxed);
+        l.exposure[others].fetch_add(1, Ordering::Relaxed);
         let entry = hit.and_then(|e| l.judge(slot.index, tagged, key, e));
         // The store that follows writes the slot and its true key.
         slot.check_hi = tagged;
