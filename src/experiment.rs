@@ -153,6 +153,9 @@ pub struct CheckBitsRow {
     pub traced: usize,
     /// The located ply of the harmful false hits of each traced position, counted by ply.
     pub harm_ply: Vec<usize>,
+    /// Traced positions whose replay with every false hit taken came out right (two
+    /// threads' searches differ from run to run): not located.
+    pub unlocated: usize,
 }
 
 /// One position's solve on one table.
@@ -405,8 +408,11 @@ fn row_of<const W: usize, const H: usize>(
         };
         count_wrong(&mut row, pos, score, truth);
         if row.traced < setup.trace {
-            let ply = harm_ply(solver, pos, truth);
             row.traced += 1;
+            let Some(ply) = harm_ply(solver, pos, truth) else {
+                row.unlocated += 1;
+                continue;
+            };
             if row.harm_ply.len() <= ply as usize {
                 row.harm_ply.resize(ply as usize + 1, 0);
             }
@@ -444,14 +450,18 @@ fn count_wrong<const W: usize, const H: usize>(
 
 /// The ply of the false hits that spoil the score of `pos` (true score `truth`) on
 /// `solver`'s lossy table: the largest `p` for which the solve with the false hits of fewer
-/// than `p` plies refused still comes out wrong (by bisection; 0 when the replays disagree
-/// with the first solve, as two threads may).
+/// than `p` plies refused still comes out wrong, by bisection. With two threads a first
+/// replay that refuses nothing must come out wrong too, else `None` (one thread's solve on a
+/// cleared table is the same every time).
 fn harm_ply<const W: usize, const H: usize>(
     solver: &Solver<W, H>,
     pos: &Position<W, H>,
     truth: i32,
-) -> u32 {
+) -> Option<u32> {
     let wrong = |p: u32| solve_one(solver, pos, p).score != Some(truth);
+    if solver.threads() > 1 && !wrong(0) {
+        return None;
+    }
     // Refusing every false hit (no ply reaches `hi`) leaves an exact search.
     let (mut lo, mut hi) = (0, (W * H) as u32 - pos.moves() + 1);
     while hi - lo > 1 {
@@ -463,5 +473,5 @@ fn harm_ply<const W: usize, const H: usize>(
         }
     }
     solver.table().lossy_refuse_below(0);
-    lo
+    Some(lo)
 }

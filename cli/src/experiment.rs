@@ -152,13 +152,17 @@ fn print_row(r: &CheckBitsRow, json: bool) {
         println!("{}", serde_json::to_string(r).unwrap_or_default());
         return;
     }
-    let harm: Vec<String> = r
+    // `ply:count`, and `?:count` for the positions whose replays did not locate it.
+    let mut harm: Vec<String> = r
         .harm_ply
         .iter()
         .enumerate()
         .filter(|(_, &n)| n > 0)
         .map(|(p, n)| format!("{p}:{n}"))
         .collect();
+    if r.unlocated > 0 {
+        harm.push(format!("?:{}", r.unlocated));
+    }
     println!(
         "{:>3} {:>2} {:>12} {:>12.1} {:>6} {:>8.1} {:>6} {:>6} {:>5} {:>5} {:>14} {:>7.3}  {}",
         r.c,

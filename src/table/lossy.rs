@@ -18,16 +18,22 @@
 //! takes a false hit with probability `1 - (1 - 2^-c)^k` (the birthday estimate). False hits closer to the root than a chosen ply can be refused (taken as
 //! misses), which lets the experiment find where the false hits that spoil a root land.
 //!
-//! With two threads the slot and its true key are two stores: a reader between them may
-//! misjudge one hit. The experiment's two-thread figures carry that (rare) noise.
+//! The slot and its true key are two words, so each probe and store of a lossy table holds
+//! a lock of its bucket (one of [`LOCKS`], by bucket): with two threads a hit is judged on
+//! the key of the very entry it read. The exact table has no such lock; its word is its
+//! entry.
 
 use super::mix::key_mask;
 use super::slot::{field, BOUND_BITS};
 use super::{Bound, Entry, Layout, Slot, Table, TableError, SLOTS_PER_BUCKET};
 use crate::sync::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 /// Plies the false hits are counted by; deeper ones go to the last.
 pub(crate) const PLIES: usize = 64;
+
+/// The bucket locks of a lossy table (bucket `b` takes lock `b mod LOCKS`).
+pub(crate) const LOCKS: usize = 1024;
 
 /// The tag of a slot's true key (a key of a lossy table has at most 63 bits).
 const TAG: u64 = 1 << 63;
@@ -69,6 +75,8 @@ pub(crate) struct Lossy {
     refused: AtomicU64,
     exposure: Box<[AtomicU64]>,
     by_ply: Box<[AtomicU64]>,
+    /// The bucket locks: a slot and its true key change together.
+    locks: Box<[Mutex<()>]>,
 }
 
 /// The stones of a position from its key `current + mask` (`width` columns of `h1` bits):
@@ -82,11 +90,18 @@ pub(crate) fn stones_of_key(key: u64, width: u32, h1: u32) -> u32 {
 }
 
 impl Lossy {
+    /// The lock of the bucket whose first word is `first`.
+    fn lock(&self, first: usize) -> MutexGuard<'_, ()> {
+        self.locks[first / SLOTS_PER_BUCKET % LOCKS]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Judges a hit on slot `index` by the probing key `key` (`tagged`): the entry when the
     /// slot is that key's or the false hit is taken, `None` when it is refused.
     fn judge(&self, index: usize, tagged: u64, key: u64, e: Entry) -> Option<Entry> {
         self.hits.fetch_add(1, Ordering::Relaxed);
-        // ORDERING: Relaxed: statistics of an experiment (see the module docs on races).
+        // ORDERING: Relaxed: the caller holds the bucket's lock.
         if self.keys[index].load(Ordering::Relaxed) == tagged {
             return Some(e);
         }
@@ -146,6 +161,7 @@ impl Table {
             refused: AtomicU64::new(0),
             exposure: zeros(SLOTS_PER_BUCKET + 1),
             by_ply: zeros(PLIES),
+            locks: (0..LOCKS).map(|_| Mutex::new(())).collect(),
         }));
         table.special = true;
         Ok(table)
@@ -210,6 +226,7 @@ impl Table {
     pub(super) fn probe_slot_lossy(&self, l: &Lossy, key: u64) -> (Option<Entry>, Slot) {
         let key = key & key_mask(self.key_bits);
         let (first, check) = self.locate(key);
+        let _bucket = l.lock(first);
         let (hit, mut slot) = self.probe_bucket(first, check & l.check_mask);
         let tagged = key | TAG;
         let others = (first..first + SLOTS_PER_BUCKET)
@@ -230,7 +247,8 @@ impl Table {
     #[inline(never)]
     pub(super) fn store_at_lossy(&self, l: &Lossy, slot: Slot, word: u64) {
         let index = slot.index.min(self.slots.len() - 1);
-        // ORDERING: Relaxed: the true key is the experiment's record (module docs on races).
+        let _bucket = l.lock(index - index % SLOTS_PER_BUCKET);
+        // ORDERING: Relaxed: the bucket's lock orders the slot and its true key.
         l.keys[index].store(slot.check_hi, Ordering::Relaxed);
         self.slots.get(index).store(word, Ordering::Relaxed);
     }
@@ -248,8 +266,9 @@ impl Table {
     ) {
         let key = key & key_mask(self.key_bits);
         let (first, check) = self.locate(key);
+        let _bucket = l.lock(first);
         let at = self.store_bucket(first, check & l.check_mask, value, bound, best_move, work);
-        // ORDERING: Relaxed, as in `store_at_lossy`.
+        // ORDERING: Relaxed, under the bucket's lock as in `store_at_lossy`.
         l.keys[at].store(key | TAG, Ordering::Relaxed);
     }
 }

@@ -121,6 +121,7 @@ fn no_check_bits_on_a_small_table_give_wrong_scores() {
     );
     assert!(row.wdl_flips >= row.sign_flips);
     assert_eq!(row.traced, row.wrong.min(3));
+    assert_eq!(row.unlocated, 0, "one thread's replays are its first solve");
     assert_eq!(row.harm_ply.iter().sum::<usize>(), row.traced);
     assert_eq!(row.false_hits, row.false_hits_by_ply.iter().sum::<u64>());
 }
