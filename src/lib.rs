@@ -55,6 +55,8 @@
 //! - [`service`]: the request handler of `fourfold serve` (JSON lines and HTTP).
 //! - [`published`]: the published whole-board results of other board sizes, to check against.
 //! - [`testset`]: reading the benchmark test-set format.
+//! - [`experiment`]: measurements of the design that need the internals (the check-bits
+//!   experiment: what a table keeping fewer check bits than the exact width would cost).
 //!
 //! # Threads
 //!
@@ -68,6 +70,7 @@ pub mod bitboard;
 pub mod book;
 pub mod checkpoint;
 pub mod engine;
+pub mod experiment;
 mod ordering;
 pub mod outcome;
 pub mod position;

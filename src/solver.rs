@@ -357,6 +357,20 @@ impl SolverBuilder {
         } else {
             Table::new(self.table_mib, key_bits(W, H))?
         };
+        self.build_on(table)
+    }
+
+    /// As [`SolverBuilder::build`] on a table built by the caller (the crate's experiments:
+    /// the check-bits experiment's lossy table); the builder's table size is not used.
+    pub(crate) fn build_on<const W: usize, const H: usize, B: Bitboard>(
+        self,
+        table: Table,
+    ) -> Result<Solver<W, H, B>, BuildError> {
+        if self.threads == 0 || self.threads > MAX_THREADS {
+            return Err(BuildError {
+                msg: format!("the number of threads must be 1 to {MAX_THREADS}"),
+            });
+        }
         Ok(Solver {
             table,
             threads: self.threads,
@@ -983,8 +997,13 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                         Mode::Weak | Mode::Window(..) => self.weak_move(&mut finisher, pos, score),
                     };
                     total = finisher.nodes;
-                    // `None` only on a full board or when the step was stopped.
-                    debug_assert!(mv.is_some() || pos.is_full() || finisher.aborted());
+                    // `None` only on a full board, when the step was stopped, or on a lossy table.
+                    debug_assert!(
+                        mv.is_some()
+                            || pos.is_full()
+                            || finisher.aborted()
+                            || self.table.is_lossy()
+                    );
                     *a = Some((score, mv));
                 }
             }

@@ -3,7 +3,7 @@
 //! Nothing here searches or decides a score: it reads positions, hands them to
 //! [`fourfold::Engine`] (on the board of `--board`), and formats what comes back (text, JSON,
 //! progress on stderr). One module per command: `solve` (solve and analyze), `bench`, `serve`
-//! (JSON lines, HTTP), `book`; `common` holds the options
+//! (JSON lines, HTTP), `book`, `experiment` (the check-bits experiment); `common` holds the options
 //! and helpers they share, `checkpoint` the `--checkpoint` option of `solve` and `book build`.
 
 // Every module is `pub(crate)`: the fuzz target `cli_args` compiles this file as a module
@@ -14,6 +14,7 @@ pub(crate) mod bench;
 pub(crate) mod book;
 pub(crate) mod checkpoint;
 pub(crate) mod common;
+pub(crate) mod experiment;
 pub(crate) mod http;
 pub(crate) mod serve;
 pub(crate) mod solve;
@@ -45,6 +46,9 @@ enum Command {
     /// Build or inspect an opening book.
     #[command(subcommand)]
     Book(book::BookCommand),
+    /// Measurements of the solver's design (see docs/check-bits.md).
+    #[command(subcommand)]
+    Experiment(experiment::ExperimentCommand),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +62,7 @@ fn main() -> ExitCode {
         Command::Bench(b) => bench::run(b),
         Command::Serve(s) => serve::run(s),
         Command::Book(b) => book::run(b),
+        Command::Experiment(e) => experiment::run(e),
     };
     match result {
         Ok(code) => code,

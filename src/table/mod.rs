@@ -32,6 +32,8 @@
 //! - `mix`: the bijective key mix ([`mix`], [`mix128`]).
 //! - `one_word` and `two_word`: probe and store for each layout; `two_word` holds the proof
 //!   for the 16-byte slots and what their atomics compile to.
+//! - `lossy`: the check-bits experiment's lossy table, which keeps fewer check bits than
+//!   the exact width on purpose (crate-private: no solve can select it).
 //! - `near`: the small per-thread tables of the nodes near the end ([`Table::with_near`]).
 //! - `marks`: [`InProgress`], the busy marks of the nodes being searched.
 //! - `storage`: the memory (zeroed pages from the OS, huge pages asked for); under loom,
@@ -50,6 +52,7 @@
 
 #[cfg(loom)]
 mod loom_storage;
+mod lossy;
 mod marks;
 mod memory;
 mod mix;
@@ -77,6 +80,8 @@ pub use slot::{
 
 use crate::bitboard::Bitboard;
 use crate::sync::{AtomicU32, Ordering};
+use lossy::Lossy;
+pub(crate) use lossy::PLIES;
 use memory::check_fits;
 use mix::{key_mask, key_mask_wide};
 use slot::{check_of, pack, unpack};
@@ -135,6 +140,11 @@ pub struct Table {
     key_bits: u32,
     generation: AtomicU32,
     two_word: bool,
+    /// Not the plain one-word layout: two words, or lossy. The probe and store paths branch
+    /// on this one flag, as they would on `two_word` alone.
+    special: bool,
+    /// The check-bits experiment's state, on a lossy table only ([`Table::lossy`]).
+    lossy: Option<Box<Lossy>>,
     /// The small tables of the nodes near the end of the game, one per search thread, if
     /// this one was split ([`Table::with_near`]).
     near: Vec<Table>,
@@ -229,6 +239,8 @@ impl Table {
             key_bits,
             generation: AtomicU32::new(0),
             two_word: layout == Layout::TwoWord,
+            special: layout == Layout::TwoWord,
+            lossy: None,
             near: Vec::new(),
         })
     }
@@ -305,8 +317,11 @@ impl Table {
     /// its contents, so that it costs one cache line and no mispredictions.
     #[inline]
     pub fn probe_slot<K: Bitboard>(&self, key: K) -> (Option<Entry>, Slot) {
-        if self.two_word {
-            self.probe_slot_wide(key.to_u128())
+        if self.special {
+            match self.lossy.as_deref() {
+                Some(l) => self.probe_slot_lossy(l, key.low_u64()),
+                None => self.probe_slot_wide(key.to_u128()),
+            }
         } else {
             self.probe_slot_narrow(key.low_u64())
         }
@@ -331,7 +346,11 @@ impl Table {
         };
         // A slot comes from this table's probe, so its index is in range; clamped anyway (a
         // conditional move, no branch), so that no slot can write outside the table.
-        if self.two_word {
+        if self.special {
+            if let Some(l) = self.lossy.as_deref() {
+                self.store_at_lossy(l, slot, pack(slot.check, &entry));
+                return;
+            }
             let index = slot.index.min(self.slots.len() / 2 - 1);
             // SAFETY: `index < len / 2`, clamped just above (`len >= 8`).
             let pair = unsafe { self.slots.get_pair_unchecked(index) };
@@ -356,8 +375,11 @@ impl Table {
         best_move: Option<u8>,
         work: u64,
     ) {
-        if self.two_word {
-            self.store_wide(key.to_u128(), value, bound, best_move, work);
+        if self.special {
+            match self.lossy.as_deref() {
+                Some(l) => self.store_lossy(l, key.low_u64(), value, bound, best_move, work),
+                None => self.store_wide(key.to_u128(), value, bound, best_move, work),
+            }
         } else {
             self.store_narrow(key.low_u64(), value, bound, best_move, work);
         }

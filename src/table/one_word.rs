@@ -26,13 +26,21 @@ impl Table {
     #[inline]
     pub(super) fn probe_slot_narrow(&self, key: u64) -> (Option<Entry>, Slot) {
         let (first, check) = self.locate(key);
+        self.probe_bucket(first, check)
+    }
+
+    /// [`Table::probe_slot_narrow`] on the bucket at word `first` for the check bits
+    /// `check`: the slot matching `check`, else an empty one, else the one of least worth.
+    /// `first` must be what [`Table::locate`] gave for some key.
+    #[inline(always)]
+    pub(super) fn probe_bucket(&self, first: usize, check: u64) -> (Option<Entry>, Slot) {
         let generation = self.generation() as u64;
         let mut words = [0u64; SLOTS_PER_BUCKET];
         // Per slot, `rank << 3 | j`: rank 0 for the key's own entry, 1 for an empty slot,
         // 2 + worth otherwise; the smallest wins, the first on ties.
         let mut best = u64::MAX;
         for (j, word) in words.iter_mut().enumerate() {
-            // SAFETY: `first + j < first + SLOTS_PER_BUCKET <= len` (`locate`).
+            // SAFETY: `first + j < first + SLOTS_PER_BUCKET <= len` (`first` is from `locate`).
             let slot = unsafe { self.slots.get_unchecked(first + j) };
             // ORDERING: Relaxed: the word is the whole entry, check bits included, and
             // publishes no other memory; atomicity alone keeps it from tearing.
@@ -74,6 +82,21 @@ impl Table {
         work: u64,
     ) {
         let (first, check) = self.locate(key);
+        self.store_bucket(first, check, value, bound, best_move, work);
+    }
+
+    /// [`Table::store_narrow`] in the bucket at word `first` under the check bits `check`;
+    /// returns the word written. `first` must be what [`Table::locate`] gave for some key.
+    #[inline(always)]
+    pub(super) fn store_bucket(
+        &self,
+        first: usize,
+        check: u64,
+        value: i32,
+        bound: Bound,
+        best_move: Option<u8>,
+        work: u64,
+    ) -> usize {
         let generation = self.generation();
         let work_log = (63 - (work | 1).leading_zeros()).min(MAX_WORK) as u8;
         let mut entry = Entry {
@@ -86,7 +109,7 @@ impl Table {
         let mut victim = first;
         let mut victim_worth = u32::MAX;
         for i in first..first + SLOTS_PER_BUCKET {
-            // SAFETY: `i < first + SLOTS_PER_BUCKET <= len` (`locate`).
+            // SAFETY: `i < first + SLOTS_PER_BUCKET <= len` (`first` is from `locate`).
             let slot = unsafe { self.slots.get_unchecked(i) };
             // ORDERING: Relaxed, as in `probe`.
             let w = slot.load(Ordering::Relaxed);
@@ -114,5 +137,6 @@ impl Table {
         let slot = unsafe { self.slots.get_unchecked(victim) };
         // ORDERING: Relaxed: one whole-word store; readers need no other memory with it.
         slot.store(pack(check, &entry), Ordering::Relaxed);
+        victim
     }
 }

@@ -191,6 +191,8 @@ fn wide_check_bits_identify_keys_for_any_size() {
             key_bits: bits,
             generation: AtomicU32::new(0),
             two_word: true,
+            special: true,
+            lossy: None,
             near: Vec::new(),
         };
         let index_bits = usize::BITS - 1 - buckets.leading_zeros();

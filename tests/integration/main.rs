@@ -3,6 +3,7 @@
 mod batch;
 mod boards;
 mod book;
+mod check_bits;
 mod checkpoint;
 mod common;
 mod every_size;
