@@ -96,17 +96,28 @@
 //! than cells, bounds outside the score range of that many stones or crossed), and any entry
 //! whose key, value, bound, column or work is out of range.
 //!
-//! # Writing atomically
+//! # Writing atomically, one writer at a time
 //!
-//! [`save`] writes `FILE.tmp`, flushes it to the disk (`fsync`), renames it over `FILE` and
-//! flushes the directory, so a crash (`kill -9`, power loss) at any moment leaves either the
-//! previous checkpoint or the new one, whole, at `FILE`.
+//! [`save`] writes a temporary file of its own, `FILE.tmp.<pid>.<n>` (created new, never
+//! truncating another's), flushes it to the disk (`fsync`), renames it over `FILE` and flushes
+//! the directory, so a crash (`kill -9`, power loss) at any moment leaves either the previous
+//! checkpoint or the new one, whole, at `FILE`; a failed write removes its temporary file.
+//!
+//! A writer holds an exclusive advisory lock ([`Lock`], `flock` on Unix) on `FILE.lock`,
+//! which is created next to `FILE` and kept (the lock, not the file, is what counts: the
+//! kernel releases it when its holder exits, even by `kill -9`). `FILE` itself cannot carry
+//! the lock, since every write replaces it by a rename. [`save`] takes the lock for its
+//! write; a long-running writer (the command line's `--checkpoint`) takes it once with
+//! [`Lock::acquire`] and writes with [`save_locked`]. While one writer holds it, a second
+//! one, in this process or another, is refused with [`CheckpointError::Locked`] naming the
+//! file, so two runs never write one checkpoint in turns (each would replace the other's).
 
 use crate::solver::{Bounds, RootBounds};
 use crate::table::{Bound, Entry, Table, MAX_WORK};
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The file's magic bytes.
 pub const MAGIC: [u8; 8] = *b"FOURCKPT";
@@ -138,6 +149,8 @@ pub enum CheckpointError {
     Format(String),
     /// The checkpoint is for another board size.
     WrongBoard(String),
+    /// Another writer holds the checkpoint's lock (see [`Lock`]).
+    Locked(String),
 }
 
 impl fmt::Display for CheckpointError {
@@ -147,7 +160,8 @@ impl fmt::Display for CheckpointError {
             | CheckpointError::Truncated(m)
             | CheckpointError::Corrupt(m)
             | CheckpointError::Format(m)
-            | CheckpointError::WrongBoard(m) => f.write_str(m),
+            | CheckpointError::WrongBoard(m)
+            | CheckpointError::Locked(m) => f.write_str(m),
         }
     }
 }
@@ -204,11 +218,74 @@ fn io_err(what: &str, path: &Path, e: std::io::Error) -> CheckpointError {
     CheckpointError::Io(format!("cannot {what} checkpoint {}: {e}", path.display()))
 }
 
-/// `FILE.tmp` next to `FILE`.
-pub fn temp_path(path: &Path) -> PathBuf {
+/// `FILE.lock` next to `FILE`: the file a writer's [`Lock`] is held on.
+pub fn lock_path(path: &Path) -> PathBuf {
     let mut t = path.as_os_str().to_owned();
-    t.push(".tmp");
+    t.push(".lock");
     PathBuf::from(t)
+}
+
+/// A temporary file name of this writer's next to `FILE`: `FILE.tmp.<pid>.<n>`, `n` new for
+/// each call in this process.
+fn temp_path(path: &Path) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    // ORDERING: Relaxed: a counter whose values only need to differ.
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let mut t = path.as_os_str().to_owned();
+    t.push(format!(".tmp.{}.{n}", std::process::id()));
+    PathBuf::from(t)
+}
+
+/// The exclusive right to write one checkpoint file: an advisory lock on `FILE.lock` (see
+/// the module docs), released when dropped.
+#[derive(Debug)]
+pub struct Lock {
+    path: PathBuf,
+    _file: std::fs::File,
+}
+
+impl Lock {
+    /// Takes the lock of the checkpoint `path` without waiting: a [`CheckpointError::Locked`]
+    /// error naming the file while another writer (of this process or another) holds it, an
+    /// [`CheckpointError::Io`] one when `FILE.lock` cannot be opened.
+    pub fn acquire(path: impl AsRef<Path>) -> Result<Lock, CheckpointError> {
+        let path = path.as_ref();
+        let lp = lock_path(path);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lp)
+            .map_err(|e| io_err("lock", path, e))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::AsRawFd;
+            // SAFETY: `flock` on a descriptor this function owns (open until `file` drops).
+            let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+            if r != 0 {
+                let e = std::io::Error::last_os_error();
+                if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                    return Err(CheckpointError::Locked(format!(
+                        "checkpoint {} is being written by another run (its lock {} is held); \
+                         wait for that run to end or name another file",
+                        path.display(),
+                        lp.display()
+                    )));
+                }
+                return Err(io_err("lock", path, e));
+            }
+        }
+        Ok(Lock {
+            path: path.to_path_buf(),
+            _file: file,
+        })
+    }
+
+    /// The checkpoint file this lock is for.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
 }
 
 fn encode(e: &Entry) -> [u8; 4] {
@@ -263,8 +340,9 @@ pub fn to_bytes(
 }
 
 /// Writes the entries of `table` (a `width` x `height` board) of work at least `min_work`,
-/// and `root` when given, to `path`, atomically (see the module docs). Safe while searches
-/// run on `table`.
+/// and `root` when given, to `path`, atomically, holding its [`Lock`] while it writes (see
+/// the module docs; another writer holding it is a [`CheckpointError::Locked`] error). Safe
+/// while searches run on `table`.
 pub fn save(
     table: &Table,
     width: usize,
@@ -273,16 +351,33 @@ pub fn save(
     root: Option<&RootBounds>,
     path: impl AsRef<Path>,
 ) -> Result<Saved, CheckpointError> {
-    let path = path.as_ref();
+    let lock = Lock::acquire(path)?;
+    save_locked(table, width, height, min_work, root, &lock)
+}
+
+/// [`save`] to the file of `lock`, which the caller holds.
+pub fn save_locked(
+    table: &Table,
+    width: usize,
+    height: usize,
+    min_work: u8,
+    root: Option<&RootBounds>,
+    lock: &Lock,
+) -> Result<Saved, CheckpointError> {
+    let path = lock.path();
     let bytes = to_bytes(table, width, height, min_work, root);
     let entries = (bytes.len() - HEADER) / (key_bytes(table.key_bits()) + 4);
     let tmp = temp_path(path);
-    let mut f = std::fs::File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
-    f.write_all(&bytes)
-        .and_then(|()| f.sync_all())
-        .map_err(|e| io_err("write", &tmp, e))?;
+    let mut f = std::fs::File::create_new(&tmp).map_err(|e| io_err("create", &tmp, e))?;
+    let written = f.write_all(&bytes).and_then(|()| f.sync_all());
     drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| io_err("write", path, e))?;
+    let renamed = written
+        .map_err(|e| io_err("write", &tmp, e))
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| io_err("write", path, e)));
+    if let Err(e) = renamed {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
     sync_dir(path).map_err(|e| io_err("write", path, e))?;
     Ok(Saved {
         entries,
@@ -876,7 +971,19 @@ mod tests {
         let saved = save(&t, 7, 6, 0, Some(&ROOT), &path).unwrap();
         assert_eq!(saved.entries, held.len());
         assert_eq!(std::fs::metadata(&path).unwrap().len(), saved.bytes);
-        assert!(!temp_path(&path).exists());
+        let names = |dir: &Path| {
+            let mut v: Vec<String> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(
+            names(&dir),
+            ["c.ckpt", "c.ckpt.lock"],
+            "no temporary file left"
+        );
         let fresh = Table::with_buckets(256, 49).unwrap();
         assert_eq!(
             load(&fresh, 7, 6, &path).unwrap(),
@@ -890,6 +997,68 @@ mod tests {
         }
         let e = load(&fresh, 7, 6, dir.join("missing")).unwrap_err();
         assert!(matches!(e, CheckpointError::Io(_)) && e.to_string().contains("missing"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// While one writer holds a file's lock, a second `save` of it (another `Lock` of this
+    /// process, as of another) is refused naming the file, and the file is unchanged; once
+    /// the first lets go, the second writes. Other files are not locked.
+    #[test]
+    fn a_second_writer_is_refused_while_the_first_holds_the_lock() {
+        let (t, _) = filled(256, 2560, 49, 9);
+        let dir = std::env::temp_dir().join(format!("ff-ckpt-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.ckpt");
+        let first = Lock::acquire(&path).unwrap();
+        save_locked(&t, 7, 6, 8, None, &first).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let e = save(&t, 7, 6, 0, Some(&ROOT), &path).unwrap_err();
+        assert!(matches!(e, CheckpointError::Locked(_)), "{e}");
+        assert!(
+            e.to_string().contains(&*path.to_string_lossy())
+                && e.to_string().contains("another run"),
+            "{e}"
+        );
+        assert!(matches!(
+            Lock::acquire(&path),
+            Err(CheckpointError::Locked(_))
+        ));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        save(&t, 7, 6, 0, None, dir.join("other.ckpt")).unwrap();
+        drop(first);
+        save(&t, 7, 6, 0, Some(&ROOT), &path).unwrap();
+        assert_eq!(
+            parse(&std::fs::read(&path).unwrap(), 7, 6, 49, "f")
+                .unwrap()
+                .root,
+            Some(ROOT)
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Another writer's temporary files (one named `FILE.tmp`, one `FILE.tmp.<pid>.<n>` of
+    /// another process, a killed writer's half-written one) are left as they are: a save
+    /// writes and renames a file of its own, and the good file stays loadable throughout.
+    #[test]
+    fn another_writers_temporary_files_are_left_alone() {
+        let (t, held) = filled(256, 2560, 49, 9);
+        let dir = std::env::temp_dir().join(format!("ff-ckpt-tmp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.ckpt");
+        save(&t, 7, 6, 0, None, &path).unwrap();
+        let others = [dir.join("c.ckpt.tmp"), dir.join("c.ckpt.tmp.1.0")];
+        let good = std::fs::read(&path).unwrap();
+        for (i, o) in others.iter().enumerate() {
+            // A killed writer's temporary file: half of a checkpoint.
+            std::fs::write(o, &good[..good.len() / (2 + i)]).unwrap();
+        }
+        save(&t, 7, 6, 0, Some(&ROOT), &path).unwrap();
+        for (i, o) in others.iter().enumerate() {
+            assert_eq!(std::fs::read(o).unwrap(), &good[..good.len() / (2 + i)]);
+        }
+        let fresh = Table::with_buckets(256, 49).unwrap();
+        let loaded = load(&fresh, 7, 6, &path).unwrap();
+        assert_eq!((loaded.entries, loaded.root), (held.len(), Some(ROOT)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
