@@ -47,7 +47,7 @@
 //! (`analyze`'s columns, a book build's positions), ignores them, so bounds never answer for
 //! a position they were not proven for.
 //!
-//! # File layout (version 2)
+//! # File layout (version 3)
 //!
 //! All integers little-endian. `n` is the number of entries, `k` the key bytes: 8 when the
 //! board's keys fit 64 bits, else 16.
@@ -55,15 +55,15 @@
 //! | offset | bytes        | field                                                        |
 //! |--------|--------------|--------------------------------------------------------------|
 //! | 0      | 8            | magic `FOURCKPT`                                             |
-//! | 8      | 2            | format version, `u16` = 2                                    |
+//! | 8      | 2            | format version, `u16` = 3                                    |
 //! | 10     | 1            | board width `W`                                              |
 //! | 11     | 1            | board height `H`                                             |
 //! | 12     | 1            | key bits, `W * (H + 1)`                                      |
 //! | 13     | 1            | the threshold the file was written with (least work kept)    |
 //! | 14     | 1            | 1 when the file carries a root (below), else 0               |
-//! | 15     | 1            | zero                                                         |
+//! | 15     | 1            | the key scheme, [`KEY_SCHEME`] = 1 (below)                   |
 //! | 16     | 8            | `n`, `u64`                                                   |
-//! | 24     | 8            | checksum (below) of bytes `0..24` then `32..`                |
+//! | 24     | 8            | checksum (below) of bytes `0..24` then `32..`, `u64`         |
 //! | 32     | 16           | the root's key, `u128` (zero without a root)                 |
 //! | 48     | 1            | the root's stones (zero without a root)                      |
 //! | 49     | 1            | the least score proven for the root, `i8` (zero without)     |
@@ -74,41 +74,59 @@
 //!
 //! The checksum covers the root's fields as it covers the entries.
 //!
-//! **Version 1** (written before the root was saved) is still read: its header is the first
-//! 32 bytes above with bytes 14 and 15 zero, its entries follow at offset 32, and it carries
-//! no root, so a solve resumed from it starts from the whole score range as before.
+//! The key scheme names how a position's key is made, so that a file's keys are never taken
+//! for keys of another scheme: scheme 1 is the table's key of this build,
+//! [`crate::Position::reduced_key`] (the position's dead stones given to the player to move,
+//! then the smaller of the two mirror images' `current + mask`). A build that changes the key
+//! gives it a new id; a file of another scheme is refused as of another format.
 //!
-//! The checksum is FNV-1a 64 taken over 8-byte little-endian words (the last partial word
-//! byte by byte): each step `h = (h ^ word) * p` is a bijection of `h`, so a change to any
-//! one word (a flipped bit, a torn sector's worth of one word) always changes the checksum.
+//! **Versions 1 and 2** (before the key scheme was named, and summed with a word-wise FNV-1a
+//! under which two flipped top bits cancel) are refused with an error saying so: their keys
+//! may be of an older scheme, so no entry of theirs can be trusted. The file is only a cache
+//! of work: delete it and the solve starts afresh.
+//!
+//! The checksum is XXH3-64 (seed 0) of bytes `0..24` followed by bytes `32..` (the checksum
+//! field itself left out): every bit of it depends on every bit of the file, so no small set
+//! of flipped bits cancels (a random change passes with odds of 2^-64).
 //!
 //! Loading refuses, with a [`CheckpointError`] naming the file and the reason, and before
 //! storing anything: a file shorter than its header says (truncated), longer (trailing
-//! bytes), another magic or version, another board, a checksum that does not match, a root
-//! whose fields are out of range (a key beyond the board's bits, more stones than cells,
-//! bounds outside the score range of that many stones or crossed), and any entry whose key,
-//! value, bound, column or work is out of range.
+//! bytes), another magic, version or key scheme, another board, a checksum that does not
+//! match, a root whose fields are out of range (a key beyond the board's bits, more stones
+//! than cells, bounds outside the score range of that many stones or crossed), and any entry
+//! whose key, value, bound, column or work is out of range.
 //!
-//! # Writing atomically
+//! # Writing atomically, one writer at a time
 //!
-//! [`save`] writes `FILE.tmp`, flushes it to the disk (`fsync`), renames it over `FILE` and
-//! flushes the directory, so a crash (`kill -9`, power loss) at any moment leaves either the
-//! previous checkpoint or the new one, whole, at `FILE`.
+//! [`save`] writes a temporary file of its own, `FILE.tmp.<pid>.<n>` (created new, never
+//! truncating another's), flushes it to the disk (`fsync`), renames it over `FILE` and flushes
+//! the directory, so a crash (`kill -9`, power loss) at any moment leaves either the previous
+//! checkpoint or the new one, whole, at `FILE`; a failed write removes its temporary file.
+//!
+//! A writer holds an exclusive advisory lock ([`Lock`], `flock` on Unix) on `FILE.lock`,
+//! which is created next to `FILE` and kept (the lock, not the file, is what counts: the
+//! kernel releases it when its holder exits, even by `kill -9`). `FILE` itself cannot carry
+//! the lock, since every write replaces it by a rename. [`save`] takes the lock for its
+//! write; a long-running writer (the command line's `--checkpoint`) takes it once with
+//! [`Lock::acquire`] and writes with [`save_locked`]. While one writer holds it, a second
+//! one, in this process or another, is refused with [`CheckpointError::Locked`] naming the
+//! file, so two runs never write one checkpoint in turns (each would replace the other's).
 
 use crate::solver::{Bounds, RootBounds};
 use crate::table::{Bound, Entry, Table, MAX_WORK};
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The file's magic bytes.
 pub const MAGIC: [u8; 8] = *b"FOURCKPT";
-/// The format version this build writes (it reads this one and version 1).
-pub const VERSION: u16 = 2;
-/// The header's size in bytes (version 2: with the root).
+/// The format version this build writes and reads (older versions are refused).
+pub const VERSION: u16 = 3;
+/// The key scheme of this build's table keys (see the module docs), in byte 15 of a file.
+pub const KEY_SCHEME: u8 = 1;
+/// The header's size in bytes.
 pub const HEADER: usize = 56;
-/// The header's size in bytes of a version 1 file (no root).
-pub const HEADER_V1: usize = 32;
 /// Entries of at least this work (`floor(log2(nodes))`: 2^8 = 256 nodes) are saved by
 /// default: 1 to 2 % of a solve's entries (a file of 2 to 3 % of the table's bytes), and a
 /// 7 x 5, 6 x 6 or 6 x 7 solve stopped halfway and resumed from them takes 1.5 %, 4.5 % and
@@ -127,10 +145,12 @@ pub enum CheckpointError {
     Truncated(String),
     /// The file is damaged: checksum, trailing bytes or an entry out of range.
     Corrupt(String),
-    /// Not a checkpoint of this format (magic, version).
+    /// Not a checkpoint of this format (magic, version, key scheme).
     Format(String),
     /// The checkpoint is for another board size.
     WrongBoard(String),
+    /// Another writer holds the checkpoint's lock (see [`Lock`]).
+    Locked(String),
 }
 
 impl fmt::Display for CheckpointError {
@@ -140,7 +160,8 @@ impl fmt::Display for CheckpointError {
             | CheckpointError::Truncated(m)
             | CheckpointError::Corrupt(m)
             | CheckpointError::Format(m)
-            | CheckpointError::WrongBoard(m) => f.write_str(m),
+            | CheckpointError::WrongBoard(m)
+            | CheckpointError::Locked(m) => f.write_str(m),
         }
     }
 }
@@ -152,8 +173,8 @@ impl std::error::Error for CheckpointError {}
 pub struct Loaded {
     /// Entries in the file (all stored through the table's normal store).
     pub entries: usize,
-    /// The root the file carries, with its proven bounds (none in a version 1 file, or when
-    /// the writer had no solve under way).
+    /// The root the file carries, with its proven bounds (none when the writer had no solve
+    /// under way).
     pub root: Option<RootBounds>,
 }
 
@@ -175,27 +196,13 @@ pub struct Saved {
     pub bytes: u64,
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-/// FNV-1a 64 over 8-byte little-endian words, the tail byte by byte (see the module docs).
-fn checksum(mut h: u64, bytes: &[u8]) -> u64 {
-    let mut words = bytes.chunks_exact(8);
-    for w in &mut words {
-        h ^= u64::from_le_bytes(w.try_into().expect("8 bytes"));
-        h = h.wrapping_mul(FNV_PRIME);
-    }
-    for &b in words.remainder() {
-        h ^= b as u64;
-        h = h.wrapping_mul(FNV_PRIME);
-    }
-    h
-}
-
-/// The checksum of a whole file: `header` is its first 32 bytes, `body` the rest (the root's
-/// fields of version 2, then the entries); bytes `0..24` of `header` are summed, then `body`.
-fn file_checksum(header: &[u8], body: &[u8]) -> u64 {
-    checksum(checksum(FNV_OFFSET, &header[..24]), body)
+/// The checksum of a whole file's bytes `b` (at least a header): XXH3-64 of bytes `0..24`
+/// then `32..`, leaving out the checksum field (see the module docs).
+fn file_checksum(b: &[u8]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(&b[..24]);
+    h.update(&b[32..]);
+    h.digest()
 }
 
 /// Bytes of one key in a file for keys of `key_bits` bits.
@@ -211,11 +218,74 @@ fn io_err(what: &str, path: &Path, e: std::io::Error) -> CheckpointError {
     CheckpointError::Io(format!("cannot {what} checkpoint {}: {e}", path.display()))
 }
 
-/// `FILE.tmp` next to `FILE`.
-pub fn temp_path(path: &Path) -> PathBuf {
+/// `FILE.lock` next to `FILE`: the file a writer's [`Lock`] is held on.
+pub fn lock_path(path: &Path) -> PathBuf {
     let mut t = path.as_os_str().to_owned();
-    t.push(".tmp");
+    t.push(".lock");
     PathBuf::from(t)
+}
+
+/// A temporary file name of this writer's next to `FILE`: `FILE.tmp.<pid>.<n>`, `n` new for
+/// each call in this process.
+fn temp_path(path: &Path) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    // ORDERING: Relaxed: a counter whose values only need to differ.
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let mut t = path.as_os_str().to_owned();
+    t.push(format!(".tmp.{}.{n}", std::process::id()));
+    PathBuf::from(t)
+}
+
+/// The exclusive right to write one checkpoint file: an advisory lock on `FILE.lock` (see
+/// the module docs), released when dropped.
+#[derive(Debug)]
+pub struct Lock {
+    path: PathBuf,
+    _file: std::fs::File,
+}
+
+impl Lock {
+    /// Takes the lock of the checkpoint `path` without waiting: a [`CheckpointError::Locked`]
+    /// error naming the file while another writer (of this process or another) holds it, an
+    /// [`CheckpointError::Io`] one when `FILE.lock` cannot be opened.
+    pub fn acquire(path: impl AsRef<Path>) -> Result<Lock, CheckpointError> {
+        let path = path.as_ref();
+        let lp = lock_path(path);
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lp)
+            .map_err(|e| io_err("lock", path, e))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::AsRawFd;
+            // SAFETY: `flock` on a descriptor this function owns (open until `file` drops).
+            let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+            if r != 0 {
+                let e = std::io::Error::last_os_error();
+                if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                    return Err(CheckpointError::Locked(format!(
+                        "checkpoint {} is being written by another run (its lock {} is held); \
+                         wait for that run to end or name another file",
+                        path.display(),
+                        lp.display()
+                    )));
+                }
+                return Err(io_err("lock", path, e));
+            }
+        }
+        Ok(Lock {
+            path: path.to_path_buf(),
+            _file: file,
+        })
+    }
+
+    /// The checkpoint file this lock is for.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
 }
 
 fn encode(e: &Entry) -> [u8; 4] {
@@ -254,6 +324,7 @@ pub fn to_bytes(
     b[11] = height as u8;
     b[12] = bits as u8;
     b[13] = min_work;
+    b[15] = KEY_SCHEME;
     if let Some(r) = root {
         let byte = |v: i32| i8::try_from(v).expect("a score fits an i8") as u8;
         b[14] = 1;
@@ -263,15 +334,15 @@ pub fn to_bytes(
         b[50] = byte(r.bounds.upper);
     }
     b[16..24].copy_from_slice(&n.to_le_bytes());
-    let (head, body) = b.split_at(HEADER_V1);
-    let sum = file_checksum(head, body);
+    let sum = file_checksum(&b);
     b[24..32].copy_from_slice(&sum.to_le_bytes());
     b
 }
 
 /// Writes the entries of `table` (a `width` x `height` board) of work at least `min_work`,
-/// and `root` when given, to `path`, atomically (see the module docs). Safe while searches
-/// run on `table`.
+/// and `root` when given, to `path`, atomically, holding its [`Lock`] while it writes (see
+/// the module docs; another writer holding it is a [`CheckpointError::Locked`] error). Safe
+/// while searches run on `table`.
 pub fn save(
     table: &Table,
     width: usize,
@@ -280,16 +351,33 @@ pub fn save(
     root: Option<&RootBounds>,
     path: impl AsRef<Path>,
 ) -> Result<Saved, CheckpointError> {
-    let path = path.as_ref();
+    let lock = Lock::acquire(path)?;
+    save_locked(table, width, height, min_work, root, &lock)
+}
+
+/// [`save`] to the file of `lock`, which the caller holds.
+pub fn save_locked(
+    table: &Table,
+    width: usize,
+    height: usize,
+    min_work: u8,
+    root: Option<&RootBounds>,
+    lock: &Lock,
+) -> Result<Saved, CheckpointError> {
+    let path = lock.path();
     let bytes = to_bytes(table, width, height, min_work, root);
     let entries = (bytes.len() - HEADER) / (key_bytes(table.key_bits()) + 4);
     let tmp = temp_path(path);
-    let mut f = std::fs::File::create(&tmp).map_err(|e| io_err("create", &tmp, e))?;
-    f.write_all(&bytes)
-        .and_then(|()| f.sync_all())
-        .map_err(|e| io_err("write", &tmp, e))?;
+    let mut f = std::fs::File::create_new(&tmp).map_err(|e| io_err("create", &tmp, e))?;
+    let written = f.write_all(&bytes).and_then(|()| f.sync_all());
     drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| io_err("write", path, e))?;
+    let renamed = written
+        .map_err(|e| io_err("write", &tmp, e))
+        .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| io_err("write", path, e)));
+    if let Err(e) = renamed {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e);
+    }
     sync_dir(path).map_err(|e| io_err("write", path, e))?;
     Ok(Saved {
         entries,
@@ -345,7 +433,7 @@ pub fn parse(
         ))
     };
     if b.len() < 8 && MAGIC.starts_with(b) {
-        return Err(truncated_header(HEADER_V1));
+        return Err(truncated_header(HEADER));
     }
     if b.len() < 8 || b[..8] != MAGIC {
         return Err(CheckpointError::Format(format!(
@@ -353,19 +441,22 @@ pub fn parse(
         )));
     }
     if b.len() < 10 {
-        return Err(truncated_header(HEADER_V1));
+        return Err(truncated_header(HEADER));
     }
     let version = u16::from_le_bytes([b[8], b[9]]);
-    let header = match version {
-        1 => HEADER_V1,
-        VERSION => HEADER,
-        _ => {
-            return Err(CheckpointError::Format(format!(
-                "checkpoint {name} has format version {version}; this build reads versions 1 \
-                 and {VERSION}"
-            )))
-        }
-    };
+    if version != VERSION {
+        let why = if version < VERSION {
+            ", an older format whose keys this build cannot trust; delete the file to start \
+             afresh"
+        } else {
+            ""
+        };
+        return Err(CheckpointError::Format(format!(
+            "checkpoint {name} has format version {version}; this build reads version \
+             {VERSION} only{why}"
+        )));
+    }
+    let header = HEADER;
     if b.len() < header {
         return Err(truncated_header(header));
     }
@@ -375,9 +466,15 @@ pub fn parse(
             "checkpoint {name} is for the {w}x{h} board, not {width}x{height}"
         )));
     }
-    // Version 1: bytes 14 and 15 zero; version 2: byte 14 says whether a root follows.
-    let has_root = b[14] == 1 && version == VERSION;
-    if b[12] as u32 != key_bits || (b[14] != 0 && !has_root) || b[15] != 0 {
+    if b[15] != KEY_SCHEME {
+        return Err(CheckpointError::Format(format!(
+            "checkpoint {name} has key scheme {}; this build's keys are of scheme {KEY_SCHEME}",
+            b[15]
+        )));
+    }
+    // Byte 14 says whether a root follows.
+    let has_root = b[14] == 1;
+    if b[12] as u32 != key_bits || b[14] > 1 {
         return Err(CheckpointError::Corrupt(format!(
             "checkpoint {name} is corrupt: its header is malformed"
         )));
@@ -408,7 +505,7 @@ pub fn parse(
         }
     }
     let stored = u64::from_le_bytes(b[24..32].try_into().expect("8 bytes"));
-    let computed = file_checksum(&b[..HEADER_V1], &b[HEADER_V1..]);
+    let computed = file_checksum(b);
     if stored != computed {
         return Err(CheckpointError::Corrupt(format!(
             "checkpoint {name} is corrupt: checksum {computed:#018x} does not match the stored \
@@ -433,7 +530,7 @@ pub fn parse(
         }
         Some(r)
     } else {
-        if b[HEADER_V1..header].iter().any(|&x| x != 0) {
+        if b[32..header].iter().any(|&x| x != 0) {
             return Err(CheckpointError::Corrupt(format!(
                 "checkpoint {name} is corrupt: it has no root but root fields"
             )));
@@ -636,8 +733,7 @@ mod tests {
 
     /// `b` with its checksum made to match its bytes again.
     fn resummed(mut b: Vec<u8>) -> Vec<u8> {
-        let (head, body) = b.split_at(HEADER_V1);
-        let sum = file_checksum(head, body);
+        let sum = file_checksum(&b);
         b[24..32].copy_from_slice(&sum.to_le_bytes());
         b
     }
@@ -667,28 +763,54 @@ mod tests {
         assert_eq!(parse(&b, 8, 8, 72, "f").unwrap().root, Some(wide));
     }
 
-    /// A version 1 file (the format before the root was saved) is read: same entries, no
-    /// root.
-    #[test]
-    fn a_version_1_file_is_read_without_a_root() {
-        let (t, _) = filled(64, 640, 49, 5);
-        let v2 = to_bytes(&t, 7, 6, 4, None);
-        let mut v1 = [&v2[..HEADER_V1], &v2[HEADER..]].concat();
-        v1[8..10].copy_from_slice(&1u16.to_le_bytes());
-        let v1 = resummed(v1);
-        let p = parse(&v1, 7, 6, 49, "f").unwrap();
-        assert_eq!(p.root, None);
-        assert_eq!(p.entries, parse(&v2, 7, 6, 49, "f").unwrap().entries);
-        // A version 1 file cannot claim a root.
-        let mut claims = v1.clone();
-        claims[14] = 1;
-        let e = parse(&resummed(claims), 7, 6, 49, "f").unwrap_err();
-        assert!(e.to_string().contains("header is malformed"), "{e}");
-        // Every truncation of it is refused as truncated.
-        for len in 0..v1.len() {
-            let e = parse(&v1[..len], 7, 6, 49, "f").unwrap_err();
-            assert!(matches!(e, CheckpointError::Truncated(_)), "{len}: {e}");
+    /// The FNV-1a 64 word-wise sum of versions 1 and 2, to build their files.
+    fn old_sum(b: &[u8]) -> u64 {
+        let mut h = 0xcbf2_9ce4_8422_2325u64;
+        let bytes = [&b[..24], &b[32..]].concat();
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            h = (h ^ u64::from_le_bytes(w.try_into().unwrap())).wrapping_mul(0x100_0000_01b3);
         }
+        for &x in words.remainder() {
+            h = (h ^ x as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        h
+    }
+
+    /// Files of versions 1 and 2 (no key scheme, the old sum), each whole and valid in its
+    /// own format, are refused as an older format, saying to delete them; so is a file of
+    /// another key scheme under a good checksum, and one of a later version.
+    #[test]
+    fn older_formats_and_other_key_schemes_are_refused() {
+        let (t, _) = filled(64, 640, 49, 5);
+        let v3 = to_bytes(&t, 7, 6, 4, None);
+        let mut v2 = v3.clone();
+        v2[8..10].copy_from_slice(&2u16.to_le_bytes());
+        v2[15] = 0;
+        let mut v1 = [&v2[..32], &v2[HEADER..]].concat();
+        v1[8..10].copy_from_slice(&1u16.to_le_bytes());
+        for (version, mut old) in [(2, v2), (1, v1)] {
+            let sum = old_sum(&old);
+            old[24..32].copy_from_slice(&sum.to_le_bytes());
+            let e = parse(&old, 7, 6, 49, "f").unwrap_err();
+            assert!(matches!(e, CheckpointError::Format(_)), "{version}: {e}");
+            let m = e.to_string();
+            assert!(
+                m.contains(&format!("format version {version}"))
+                    && m.contains("older format")
+                    && m.contains("delete the file"),
+                "{m}"
+            );
+        }
+        let mut other = v3.clone();
+        other[15] = KEY_SCHEME + 1;
+        let e = parse(&resummed(other), 7, 6, 49, "f").unwrap_err();
+        assert!(matches!(e, CheckpointError::Format(_)), "{e}");
+        assert!(e.to_string().contains("key scheme 2"), "{e}");
+        let mut later = v3;
+        later[8..10].copy_from_slice(&(VERSION + 1).to_le_bytes());
+        let e = parse(&resummed(later), 7, 6, 49, "f").unwrap_err();
+        assert!(e.to_string().contains("version 4") && !e.to_string().contains("older"));
     }
 
     /// A damaged root is refused, even under a valid checksum: crossed bounds, bounds
@@ -760,6 +882,28 @@ mod tests {
         assert!(matches!(e, CheckpointError::Corrupt(_)), "{e}");
     }
 
+    /// Two flipped bits that cancel in a word-wise sum are refused: bit 63 of two 8-byte
+    /// words (offsets 71 and 95 of a 7 x 6 file: bit 31 of two entries' keys, which stay in
+    /// range and would re-key both entries), and every other pair of top bits of the body.
+    #[test]
+    fn two_flipped_top_bits_are_refused() {
+        let b = small_file();
+        let mut c = b.clone();
+        c[71] ^= 0x80;
+        c[95] ^= 0x80;
+        let e = parse(&c, 7, 6, 49, "f").unwrap_err();
+        assert!(e.to_string().contains("checksum"), "{e}");
+        let tops: Vec<usize> = (HEADER + 7..b.len()).step_by(8).collect();
+        for (i, &x) in tops.iter().enumerate() {
+            for &y in &tops[i + 1..] {
+                let mut c = b.clone();
+                c[x] ^= 0x80;
+                c[y] ^= 0x80;
+                assert!(parse(&c, 7, 6, 49, "f").is_err(), "bytes {x} and {y}");
+            }
+        }
+    }
+
     #[test]
     fn another_board_or_format_is_named() {
         let b = small_file();
@@ -778,9 +922,9 @@ mod tests {
         );
         assert!(matches!(e, Err(CheckpointError::Format(_))), "{e:?}");
         let mut v = b.clone();
-        v[8] = 3;
+        v[8] = 7;
         let e = parse(&v, 7, 6, 49, "f").unwrap_err();
-        assert!(e.to_string().contains("version 3"), "{e}");
+        assert!(e.to_string().contains("version 7"), "{e}");
     }
 
     /// An entry out of range under a valid checksum (a file written by something else) is
@@ -827,7 +971,19 @@ mod tests {
         let saved = save(&t, 7, 6, 0, Some(&ROOT), &path).unwrap();
         assert_eq!(saved.entries, held.len());
         assert_eq!(std::fs::metadata(&path).unwrap().len(), saved.bytes);
-        assert!(!temp_path(&path).exists());
+        let names = |dir: &Path| {
+            let mut v: Vec<String> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(
+            names(&dir),
+            ["c.ckpt", "c.ckpt.lock"],
+            "no temporary file left"
+        );
         let fresh = Table::with_buckets(256, 49).unwrap();
         assert_eq!(
             load(&fresh, 7, 6, &path).unwrap(),
@@ -841,6 +997,68 @@ mod tests {
         }
         let e = load(&fresh, 7, 6, dir.join("missing")).unwrap_err();
         assert!(matches!(e, CheckpointError::Io(_)) && e.to_string().contains("missing"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// While one writer holds a file's lock, a second `save` of it (another `Lock` of this
+    /// process, as of another) is refused naming the file, and the file is unchanged; once
+    /// the first lets go, the second writes. Other files are not locked.
+    #[test]
+    fn a_second_writer_is_refused_while_the_first_holds_the_lock() {
+        let (t, _) = filled(256, 2560, 49, 9);
+        let dir = std::env::temp_dir().join(format!("ff-ckpt-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.ckpt");
+        let first = Lock::acquire(&path).unwrap();
+        save_locked(&t, 7, 6, 8, None, &first).unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let e = save(&t, 7, 6, 0, Some(&ROOT), &path).unwrap_err();
+        assert!(matches!(e, CheckpointError::Locked(_)), "{e}");
+        assert!(
+            e.to_string().contains(&*path.to_string_lossy())
+                && e.to_string().contains("another run"),
+            "{e}"
+        );
+        assert!(matches!(
+            Lock::acquire(&path),
+            Err(CheckpointError::Locked(_))
+        ));
+        assert_eq!(std::fs::read(&path).unwrap(), before);
+        save(&t, 7, 6, 0, None, dir.join("other.ckpt")).unwrap();
+        drop(first);
+        save(&t, 7, 6, 0, Some(&ROOT), &path).unwrap();
+        assert_eq!(
+            parse(&std::fs::read(&path).unwrap(), 7, 6, 49, "f")
+                .unwrap()
+                .root,
+            Some(ROOT)
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Another writer's temporary files (one named `FILE.tmp`, one `FILE.tmp.<pid>.<n>` of
+    /// another process, a killed writer's half-written one) are left as they are: a save
+    /// writes and renames a file of its own, and the good file stays loadable throughout.
+    #[test]
+    fn another_writers_temporary_files_are_left_alone() {
+        let (t, held) = filled(256, 2560, 49, 9);
+        let dir = std::env::temp_dir().join(format!("ff-ckpt-tmp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("c.ckpt");
+        save(&t, 7, 6, 0, None, &path).unwrap();
+        let others = [dir.join("c.ckpt.tmp"), dir.join("c.ckpt.tmp.1.0")];
+        let good = std::fs::read(&path).unwrap();
+        for (i, o) in others.iter().enumerate() {
+            // A killed writer's temporary file: half of a checkpoint.
+            std::fs::write(o, &good[..good.len() / (2 + i)]).unwrap();
+        }
+        save(&t, 7, 6, 0, Some(&ROOT), &path).unwrap();
+        for (i, o) in others.iter().enumerate() {
+            assert_eq!(std::fs::read(o).unwrap(), &good[..good.len() / (2 + i)]);
+        }
+        let fresh = Table::with_buckets(256, 49).unwrap();
+        let loaded = load(&fresh, 7, 6, &path).unwrap();
+        assert_eq!((loaded.entries, loaded.root), (held.len(), Some(ROOT)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

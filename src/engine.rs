@@ -852,7 +852,9 @@ impl Engine {
     /// Writes the table's expensive entries (work at least
     /// [`checkpoint::DEFAULT_MIN_WORK`]) to the checkpoint `path`, atomically (see
     /// [`crate::checkpoint`]), with the root of the latest solve and the bounds proven for it
-    /// so far ([`Solver::root_bounds`]); returns the number of entries written. Callable from
+    /// so far ([`Solver::root_bounds`]); returns the number of entries written. Another
+    /// writer holding the file's lock is an error ([`checkpoint::CheckpointError::Locked`]).
+    /// Callable from
     /// another thread while a solve runs on this engine: it reads the shared table slot by
     /// slot.
     pub fn save_checkpoint(&self, path: impl AsRef<std::path::Path>) -> Result<usize, Error> {
@@ -877,6 +879,23 @@ impl Engine {
             root.as_ref(),
             path,
         )?)
+    }
+
+    /// [`Engine::save_checkpoint`] to the file of `lock`, which the caller holds (a writer
+    /// that writes the same file again and again takes its lock once, see
+    /// [`checkpoint::Lock`]).
+    pub fn save_checkpoint_locked(&self, lock: &checkpoint::Lock) -> Result<usize, Error> {
+        let b = self.board();
+        let root = dispatch!(self, s, _W, _H, s.root_bounds());
+        Ok(checkpoint::save_locked(
+            self.table(),
+            b.width,
+            b.height,
+            checkpoint::DEFAULT_MIN_WORK,
+            root.as_ref(),
+            lock,
+        )?
+        .entries)
     }
 
     /// Loads the checkpoint `path` into the table through its normal store (see

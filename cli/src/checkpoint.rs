@@ -2,7 +2,9 @@
 //! when to load and write the engine's checkpoint, and what to say about it. The file itself
 //! (format, checks, atomic writing) is the library's (`fourfold::checkpoint`).
 //!
-//! At the start an existing FILE is loaded (a file of another board, corrupt or truncated,
+//! At the start the run takes FILE's writer lock (`FILE.lock`, held until it ends: a second
+//! run writing the same FILE is refused, exit status 2, while the first runs), then an
+//! existing FILE is loaded (a file of another board, corrupt or truncated,
 //! is refused: exit status 2), with the bounds the interrupted solve had proven for its
 //! position, which a solve of that same position starts from; while the command runs a
 //! background thread writes it every SECS seconds; when the run ends (finished, Ctrl-C,
@@ -10,6 +12,7 @@
 //! run again goes on from it, or answers at once after a finished solve.
 
 use clap::Args;
+use fourfold::checkpoint::Lock;
 use fourfold::Engine;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,8 +25,9 @@ pub struct CheckpointArgs {
     /// the start if FILE exists (the run goes on from it, saying how many entries it
     /// loaded), written every --checkpoint-every seconds, and written again when the run
     /// ends (finished, Ctrl-C, SIGTERM, time limit). FILE is kept after a finished solve,
-    /// so a rerun answers at once; delete it to start afresh. Writes go through FILE.tmp,
-    /// renamed into place: a crash leaves the previous checkpoint whole.
+    /// so a rerun answers at once; delete it to start afresh. Writes go through a temporary
+    /// file of this run's, renamed into place: a crash leaves the previous checkpoint whole.
+    /// One run at a time writes FILE (it holds FILE.lock): a second is refused.
     #[arg(long, value_name = "FILE")]
     pub checkpoint: Option<PathBuf>,
     /// Seconds between two checkpoints (with --checkpoint).
@@ -40,6 +44,7 @@ pub struct CheckpointArgs {
 pub struct Checkpointer<'a> {
     engine: &'a Engine,
     path: PathBuf,
+    lock: Lock,
     every: Duration,
     quiet: bool,
     paused: AtomicBool,
@@ -48,7 +53,8 @@ pub struct Checkpointer<'a> {
 impl CheckpointArgs {
     /// Checks the options and loads FILE when it exists, saying so on stderr (unless
     /// `quiet`); `None` without `--checkpoint`. An unreadable, corrupt, truncated or foreign
-    /// file is an error (the caller exits with status 2).
+    /// file, or one another run is writing (its lock held), is an error (the caller exits
+    /// with status 2).
     pub fn start<'a>(
         &self,
         engine: &'a Engine,
@@ -66,6 +72,7 @@ impl CheckpointArgs {
                 ))
             }
         };
+        let lock = Lock::acquire(path).map_err(|e| e.to_string())?;
         if path.exists() {
             let loaded = engine
                 .load_checkpoint(path)
@@ -94,6 +101,7 @@ impl CheckpointArgs {
         Ok(Some(Checkpointer {
             engine,
             path: path.clone(),
+            lock,
             every,
             quiet,
             paused: AtomicBool::new(false),
@@ -140,7 +148,7 @@ impl Checkpointer<'_> {
             return Ok(None);
         }
         self.engine
-            .save_checkpoint(&self.path)
+            .save_checkpoint_locked(&self.lock)
             .map(Some)
             .map_err(|e| e.to_string())
     }

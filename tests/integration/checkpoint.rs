@@ -149,7 +149,7 @@ fn damaged_or_foreign_checkpoints_are_refused_and_store_nothing() {
     std::fs::remove_file(&path).unwrap();
 }
 
-// The root's bounds (format version 2): a checkpoint carries the bounds the stopped solve had
+// The root's bounds (format version 2 on): a checkpoint carries the bounds the stopped solve had
 // proven for its position, and only a solve of that very position starts from them.
 
 /// The board and root of these tests: a 6 x 6 middle game (1.3 M nodes, score 2) whose

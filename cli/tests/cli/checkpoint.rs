@@ -74,6 +74,7 @@ fn kill_9_mid_solve_then_rerun_gives_the_published_result() {
     }
     assert!(file.exists(), "no checkpoint written in 120 s");
     std::thread::sleep(Duration::from_secs(2));
+    let killed_pid = child.id();
     child.kill().unwrap(); // SIGKILL
     let killed = child.wait_with_output().unwrap();
     let finished_first = killed.status.success();
@@ -83,8 +84,49 @@ fn kill_9_mid_solve_then_rerun_gives_the_published_result() {
     assert!(out.contains(&published_line("7x5")), "{out}");
     let n = loaded(&err).unwrap_or_else(|| panic!("no `loaded` line: {err}"));
     assert!(n > 0 || finished_first, "{err}");
-    // The rerun's own last write replaced the file whole: no temporary is left.
-    assert!(!dir.join("7x5.ckpt.tmp").exists());
+    // The rerun's own writes replaced the file whole: no temporary of its own is left (the
+    // killed run's, if it was killed mid-write, may be).
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(
+            !name.contains(".tmp") || name.starts_with(&format!("7x5.ckpt.tmp.{killed_pid}.")),
+            "{name}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// While another writer holds FILE's lock, `solve` and `book build` with `--checkpoint FILE`
+/// exit with status 2, naming FILE, before any search and without touching FILE; once the
+/// lock is let go, the same solve runs and writes it.
+#[test]
+fn a_second_writer_of_one_checkpoint_exits_2() {
+    let dir = scratch("locked");
+    let file = dir.join("5x4.ckpt");
+    let lock = fourfold::checkpoint::Lock::acquire(&file).unwrap();
+    let args = ["solve", "-b", "5x4", "-t", "1", "--tt-mb", "8"];
+    let o = run(&args, &file);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("another run") && err.contains(&*file.to_string_lossy()),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty() && !file.exists(), "{err}");
+    let o = Command::new(BIN)
+        .args(["book", "build", "--plies", "2", "--board", "5x4", "-t", "1"])
+        .args(["--tt-mb", "8", "--out"])
+        .arg(dir.join("b.book"))
+        .arg("--checkpoint")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("another run"));
+    drop(lock);
+    let o = run(&args, &file);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(file.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
