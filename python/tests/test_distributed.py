@@ -137,11 +137,18 @@ def test_a_restarted_driver_reuses_the_journal(client, tmp_path):
     assert half.reused == len(lines) // 2 and 0 < half.tasks
 
 
-def wait_running(*tokens, timeout=60):
+def wait_running(*tokens, timeout=60, futures=()):
     """Waits until the window tasks of ``tokens`` run (the test cluster's workers are
-    threads of this process, so their ``_RUNNING`` is this module's)."""
+    threads of this process, so their ``_RUNNING`` is this module's). A task whose future is
+    among ``futures`` counts once it has finished too (a short search may end before it is
+    seen running)."""
+    done = {f.key for f in futures}
     deadline = time.monotonic() + timeout
-    while not all(t in fd._RUNNING for t in tokens):
+
+    def started(t):
+        return t in fd._RUNNING or (t in done and any(f.key == t and f.done() for f in futures))
+
+    while not all(started(t) for t in tokens):
         assert time.monotonic() < deadline, "the tasks never started"
         time.sleep(0.01)
 
@@ -204,7 +211,7 @@ def test_a_stop_meant_for_another_task_does_not_change_an_answer(client):
         # this position, so the second search runs until the stop reaches it.
         long_token, long_fut = submit_window(client, "", 0, table_mib=17, worker=first)
         token, fut = submit_window(client, moves, 0, table_mib=17, worker=second)
-        wait_running(long_token, token)
+        wait_running(long_token, token, futures=[fut])
         client.run(stop_task, long_token)
         assert long_fut.result(timeout=30)[:2] == (None, "stopped")
         value, bound, nodes = fut.result(timeout=120)
