@@ -155,13 +155,13 @@ fn parity_bounds_on_both_words<const W: usize, const H: usize>(pos: &Position<W,
 #[test]
 fn parity_bounds_are_the_same_on_128_bit_words() {
     let mut bounds = 0;
-    for p in late_positions::<7, 6>(0x128_76, 4, 400) {
+    for p in late_positions::<7, 6>(0x12876, 4, 400) {
         bounds += parity_bounds_on_both_words(&p);
     }
-    for p in late_positions::<6, 7>(0x128_67, 4, 300) {
+    for p in late_positions::<6, 7>(0x12867, 4, 300) {
         bounds += parity_bounds_on_both_words(&p);
     }
-    for p in late_positions::<8, 5>(0x128_85, 6, 300) {
+    for p in late_positions::<8, 5>(0x12885, 6, 300) {
         bounds += parity_bounds_on_both_words(&p);
     }
     assert!(bounds > 500, "{bounds} bounds");
@@ -199,14 +199,262 @@ fn aftereven_implies_its_test<const W: usize, const H: usize>(pos: &Position<W, 
 #[test]
 fn aftereven_holds_only_where_its_test_does() {
     let mut held = 0;
-    for p in late_positions::<7, 6>(0xaf7e_76, 8, 3000) {
+    for p in late_positions::<7, 6>(0xaf7e76, 8, 3000) {
         held += aftereven_implies_its_test(&p);
     }
-    for p in late_positions::<7, 5>(0xaf7e_75, 8, 3000) {
+    for p in late_positions::<7, 5>(0xaf7e75, 8, 3000) {
         held += aftereven_implies_its_test(&p);
     }
-    for p in late_positions::<6, 7>(0xaf7e_67, 8, 3000) {
+    for p in late_positions::<6, 7>(0xaf7e67, 8, 3000) {
         held += aftereven_implies_its_test(&p);
     }
     assert!(held > 50, "the rule held {held} times");
+}
+
+/// A searcher on a table of its own, with the parameters `params`.
+fn with_params<const W: usize, const H: usize, T>(
+    params: Params,
+    f: impl FnOnce(&mut Searcher<'_, W, H>) -> T,
+) -> T {
+    let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
+    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
+    let shared = Shared {
+        table: &table,
+        stop: &stop,
+        done: &done,
+        live_nodes: &live,
+        deadline: None,
+        busy: None,
+    };
+    f(&mut Searcher::new(shared, params, 0))
+}
+
+/// The score of the winner of a game won with its `m`-th stone on a board of `cells`
+/// cells (the module doc's *Scores*): `(cells + 2 - m) / 2`, rounded down.
+fn win_score(cells: u32, m: u32) -> i32 {
+    (cells as i32 + 2 - m as i32) / 2
+}
+
+/// Random positions of W x H, each played at random to `min_empty` to `min_empty + 15`
+/// empty cells (the player to move cannot win at once), `count` in all.
+fn positions_from<const W: usize, const H: usize>(
+    seed: u64,
+    min_empty: u32,
+    count: usize,
+) -> Vec<Position<W, H>> {
+    let mut out = late_positions::<W, H>(seed, min_empty, count / 2);
+    out.extend(late_positions::<W, H>(
+        seed ^ 0x8,
+        min_empty + 8,
+        count - count / 2,
+    ));
+    out
+}
+
+/// Stage 1's verdict on the moves alone, restated: no move that does not lose at once is a
+/// loss to the opponent's next stone; two empty cells or fewer, a draw (neither side can
+/// win with the last stones: we cannot win at once, and our move leaves the opponent no
+/// winning cell it can play); one move, forced; more, open.
+#[test]
+fn by_moves_decides_exactly_what_the_moves_decide() {
+    let mut kinds = [0u32; 4];
+    for pos in positions_from::<7, 6>(0xb7_0076, 1, 4000) {
+        let (next, _) = pos.non_losing_moves_from(pos.opponent_winning());
+        let (cells, moves) = (42, pos.moves());
+        let want = if next == 0 {
+            ("lost", Some(-win_score(cells, moves + 2)))
+        } else if cells - moves <= 2 {
+            ("drawn", Some(0))
+        } else if next.count_ones() == 1 {
+            ("forced", None)
+        } else {
+            ("open", None)
+        };
+        let got = match Searcher::<7, 6>::by_moves(&pos, next) {
+            ByMoves::Decided(v) if want.0 == "drawn" => ("drawn", Some(v)),
+            ByMoves::Decided(v) => ("lost", Some(v)),
+            ByMoves::Forced => ("forced", None),
+            ByMoves::Open => ("open", None),
+        };
+        assert_eq!(got, want, "{pos:?}\n{pos}");
+        kinds[["lost", "drawn", "forced", "open"]
+            .iter()
+            .position(|&k| k == want.0)
+            .unwrap()] += 1;
+    }
+    // Each verdict came up.
+    assert!(kinds.iter().all(|&k| k > 50), "{kinds:?}");
+}
+
+/// Stage 2 with the parity and no-four bounds off: the window is narrowed to what the
+/// moves left allow, restated from the scores (the module doc's *Scores*): we cannot win
+/// before our second-next stone (the `moves + 3`-th of the game), the opponent not before
+/// its stone after that (the `moves + 4`-th).
+fn moves_left_bounds<const W: usize, const H: usize>(seed: u64) -> u32 {
+    let params = Params {
+        claim_even: false,
+        no_four: false,
+        ..Params::default()
+    };
+    let cells = (W * H) as u32;
+    let mut cut = 0;
+    with_params::<W, H, _>(params, |s| {
+        for pos in positions_from::<W, H>(seed, 3, 400) {
+            let (next, opp_threats) = pos.non_losing_moves_from(pos.opponent_winning());
+            if next.count_ones() < 2 {
+                continue;
+            }
+            let lo = -win_score(cells, pos.moves() + 4);
+            let hi = win_score(cells, pos.moves() + 3);
+            for alpha in lo - 2..=hi + 1 {
+                for width in [1, 3] {
+                    let window = Ab {
+                        alpha,
+                        beta: alpha + width,
+                    };
+                    let mut want_w = window;
+                    let want = want_w.raise(lo).and_then(|()| want_w.lower(hi));
+                    let mut w = window;
+                    let got = s.bounds(&pos, next, opp_threats, &mut w, &mut AfterEach::new());
+                    assert_eq!(got, want, "{pos:?} {window:?}");
+                    assert_eq!((w.alpha, w.beta), (want_w.alpha, want_w.beta), "{pos:?}");
+                    cut += u32::from(got.is_err());
+                }
+            }
+        }
+    });
+    cut
+}
+
+/// [`moves_left_bounds`] on boards of both parities of cells and of heights.
+#[test]
+fn the_moves_left_bound_the_window_from_both_sides() {
+    for (board, cut) in [
+        ("7x6", moves_left_bounds::<7, 6>(0x3e_76)),
+        ("7x5", moves_left_bounds::<7, 5>(0x3e_75)),
+        ("6x7", moves_left_bounds::<6, 7>(0x3e_67)),
+    ] {
+        assert!(cut > 200, "{board}: {cut} windows closed");
+    }
+}
+
+/// Whether `set` (cells of a W x H board in the position's layout) holds four in a row,
+/// by looking at every line of the board's grid.
+fn holds_four<const W: usize, const H: usize>(set: u64) -> bool {
+    let at = |c: i32, r: i32| {
+        (0..W as i32).contains(&c)
+            && (0..H as i32).contains(&r)
+            && set >> (c * (H as i32 + 1) + r) & 1 == 1
+    };
+    (0..W as i32).any(|c| {
+        (0..H as i32).any(|r| {
+            [(1, 0), (0, 1), (1, 1), (1, -1)]
+                .iter()
+                .any(|&(dc, dr)| (0..4).all(|i| at(c + i * dc, r + i * dr)))
+        })
+    })
+}
+
+/// The no-four bounds, restated: with an odd number of empty cells, a player to move that
+/// cannot make four with its stones and every empty cell scores at most 0 (unless `max`
+/// already says so); with an even number, an opponent that cannot scores us at least 0
+/// (raised only below 0). Returns how many times each bound applied.
+fn no_four_restated<const W: usize, const H: usize>(seed: u64) -> [u32; 2] {
+    let (cells, mut applied) = ((W * H) as u32, [0; 2]);
+    for pos in positions_from::<W, H>(seed, 1, 1500) {
+        let mut empty = 0u64;
+        for c in 0..W {
+            for r in 0..H {
+                if pos.cell(c, r).is_none() {
+                    empty |= 1 << (c * (H + 1) + r);
+                }
+            }
+        }
+        let (mine, theirs) = (pos.current(), pos.current() ^ pos.mask());
+        let odd = (cells - pos.moves()) % 2 == 1;
+        for (alpha, beta) in [(-3, -1), (-1, 0), (-1, 1), (0, 1), (1, 2), (-5, 5)] {
+            for max0 in [5, 1, 0, -1] {
+                let (mut want_w, mut want_max) = (Ab { alpha, beta }, max0);
+                let want = if odd {
+                    if max0 > 0 && !holds_four::<W, H>(mine | empty) {
+                        want_max = 0;
+                        applied[0] += 1;
+                    }
+                    Ok(())
+                } else if alpha < 0 && !holds_four::<W, H>(theirs | empty) {
+                    applied[1] += 1;
+                    want_w.raise(0)
+                } else {
+                    Ok(())
+                };
+                let (mut w, mut max) = (Ab { alpha, beta }, max0);
+                let got = Searcher::<W, H>::no_four_bounds(&pos, &mut w, &mut max);
+                let at = format!("{pos:?} ({alpha}, {beta}) max {max0}");
+                assert_eq!(got, want, "{at}");
+                assert_eq!(
+                    (w.alpha, w.beta, max),
+                    (want_w.alpha, want_w.beta, want_max),
+                    "{at}"
+                );
+            }
+        }
+    }
+    applied
+}
+
+/// [`no_four_restated`] on boards of both parities of cells.
+#[test]
+fn the_no_four_bounds_apply_exactly_where_a_side_can_make_no_four() {
+    for (board, applied) in [
+        ("7x6", no_four_restated::<7, 6>(0x4f_76)),
+        ("7x5", no_four_restated::<7, 5>(0x4f_75)),
+        ("5x4", no_four_restated::<5, 4>(0x4f_54)),
+    ] {
+        assert!(applied.iter().all(|&k| k > 50), "{board}: {applied:?}");
+    }
+}
+
+/// A stop raised while a search runs is seen within a poll period: a watcher raises the
+/// flag once the search has published more than three periods' worth of nodes, and the
+/// search (the first test of the empty 7x5 board, millions of nodes) ends aborted
+/// soon after. Neither a
+/// search that never polls nor one that stops polling passes.
+#[test]
+fn a_stop_raised_during_a_search_ends_it() {
+    use std::sync::atomic::AtomicBool;
+    let table = Table::new(16, crate::position::key_bits(7, 5)).unwrap();
+    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
+    let finished = AtomicBool::new(false);
+    let period = POLL_MASK + 1;
+    let (aborted, nodes, raised_at) = std::thread::scope(|scope| {
+        let watcher = scope.spawn(|| {
+            while !finished.load(Ordering::Acquire) {
+                let seen = live.load(Ordering::Relaxed);
+                if seen > 3 * period {
+                    stop.raise();
+                    return Some(seen);
+                }
+                std::thread::yield_now();
+            }
+            None
+        });
+        let shared = Shared {
+            table: &table,
+            stop: &stop,
+            done: &done,
+            live_nodes: &live,
+            deadline: None,
+            busy: None,
+        };
+        let mut s = Searcher::<7, 5>::new(shared, Params::default(), 0);
+        s.negamax(&Position::<7, 5>::new(), 0, 1);
+        finished.store(true, Ordering::Release);
+        (s.aborted, s.nodes, watcher.join().unwrap())
+    });
+    let raised_at = raised_at.expect("the search published no progress past three periods");
+    assert!(aborted, "the search ran to its end ({nodes} nodes)");
+    assert!(
+        nodes >= raised_at,
+        "{nodes} nodes, stop raised at {raised_at}"
+    );
 }

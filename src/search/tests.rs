@@ -462,6 +462,8 @@ fn parity_bounds_decide_exactly_the_nodes_a_bound_decides() {
         ("7x5", check_decisive::<7, 5>(0xdec1_0075, 400)),
         ("6x7", check_decisive::<6, 7>(0xdec1_0067, 300)),
         ("5x5", check_decisive::<5, 5>(0xdec1_0055, 400)),
+        // Wider than the lanes: the follow-up bounds after each move one at a time.
+        ("9x5", check_decisive::<9, 5>(0xdec1_0095, 200)),
     ] {
         assert!(kinds.iter().all(|&k| k > 50), "{board}: {kinds:?}");
     }
@@ -495,6 +497,45 @@ fn parity_bounds_decide_exactly_with_a_blocked_four_below_a_threat() {
     ];
     // Each position has a node the odd-threat bound decides with a high score.
     assert!(sets.iter().all(|k| k[1] > 0), "{sets:?}");
+}
+
+/// Positions with an odd number of empty cells where, after one of the moves, the
+/// follow-up bound comes from Allis' aftereven rule alone (the lanes find no bound without
+/// it and say the rule might give one): the node then runs the rule for that move on its
+/// own, outside the lanes, which random positions of the tests above seldom reach.
+fn aftereven_after_a_move<const W: usize, const H: usize>(
+    seed: u64,
+    count: usize,
+) -> Vec<Position<W, H>> {
+    let cells = (W * H) as u32;
+    random_positions::<W, H>(seed, 9, 6, count, |p| {
+        let (cur, mask) = (p.current(), p.mask());
+        let next = p.non_losing_moves();
+        let searched = !p.can_win_next() && next.count_ones() >= 2 && p.moves() + 2 < cells;
+        searched
+            && (0..W)
+                .map(|c| next & Position::<W, H>::column_mask(c))
+                .filter(|&mv| mv != 0)
+                .any(|mv| {
+                    let after = winning_cells::<W, H, u64>(cur | mv, mask | mv);
+                    let (leader, follower) = (cur ^ mask, cur | mv);
+                    let lanes =
+                        follow_up_value::<W, H, u64>(leader, follower, after, mask | mv, false);
+                    lanes == (NO_BOUND, true)
+                        && follow_up_aftereven::<W, H, u64>(leader, follower, after, mask | mv)
+                            .is_some()
+                })
+    })
+}
+
+#[test]
+fn parity_bounds_decide_exactly_where_aftereven_gives_the_bound_after_a_move() {
+    let sets = [
+        check_decisive_on::<7, 6>(aftereven_after_a_move::<7, 6>(0xaf7e_0076, 40).into_iter()),
+        check_decisive_on::<6, 7>(aftereven_after_a_move::<6, 7>(0xaf7e_0067, 40).into_iter()),
+    ];
+    // The follow-up bounds after a move decided nodes high.
+    assert!(sets.iter().all(|k| k[3] > 0), "{sets:?}");
 }
 
 /// The parity-bound functions restated cell by cell from their docs, on `u64` words
@@ -719,10 +760,11 @@ impl<const W: usize, const H: usize> Cells<W, H> {
 
 /// The parity-bound functions against [`Cells`] on the arguments the search gives
 /// them, at `count` random positions of W x H with 2 to 23 empty cells, and on as many
-/// made-up ones.
-fn check_against_cells<const W: usize, const H: usize>(seed: u64, count: usize) -> [u32; 4] {
+/// made-up ones; and the aftereven rule on the cells of the pairs way, wherever the leader
+/// has a four there.
+fn check_against_cells<const W: usize, const H: usize>(seed: u64, count: usize) -> [u32; 5] {
     type C<const W: usize, const H: usize> = Cells<W, H>;
-    let mut some = [0; 4];
+    let mut some = [0; 5];
     let even = random_positions::<W, H>(seed, 2, 11, count / 2, |_| true);
     let odd = random_positions::<W, H>(seed ^ 1, 3, 11, count / 2, |_| true);
     for p in even.into_iter().chain(odd) {
@@ -768,6 +810,16 @@ fn check_against_cells<const W: usize, const H: usize>(seed: u64, count: usize) 
                 C::<W, H>::follow_up_bound(leader, follower, threats, mask),
                 "{at}"
             );
+            // Allis' aftereven rule on the pairs way's cells, wherever the leader has a four
+            // there (else the rule is not needed, and the search does not ask it).
+            let cut = sure_threats::<W, H, u64>(empty, lowest, threats).0;
+            let cells = leader | (empty & Position::<W, H>::leader_rows() & !cut) | lowest;
+            let sure_cells = follower | (empty & Position::<W, H>::follower_rows() & !lowest);
+            if C::<W, H>::four(cells) {
+                let rule = aftereven::<W, H, u64>(cells, cells, sure_cells, empty);
+                assert_eq!(rule, C::<W, H>::aftereven(cells, sure_cells, mask), "{at}");
+                some[4] += u32::from(rule);
+            }
             let o = odd_threat_bound::<W, H, u64>(leader, threats, mask);
             assert_eq!(
                 o,
@@ -786,7 +838,8 @@ fn check_against_cells<const W: usize, const H: usize>(seed: u64, count: usize) 
 #[test]
 fn parity_bound_functions_agree_with_a_cell_by_cell_oracle() {
     // The test means something only if each kind of answer comes up often: sure
-    // threats, follow-up losses by more than 1 and by 1, odd threats above 1.
+    // threats, follow-up losses by more than 1 and by 1, odd threats above 1, the aftereven
+    // rule holding where the leader has a four.
     for (board, some) in [
         ("7x6", check_against_cells::<7, 6>(0xce11_0076, 4000)),
         ("7x5", check_against_cells::<7, 5>(0xce11_0075, 4000)),
