@@ -2,6 +2,7 @@
 survives a worker killed mid-task and a restarted driver, and the distributed book equals the
 library's own."""
 
+import json
 import os
 import pathlib
 import signal
@@ -130,11 +131,59 @@ def test_a_restarted_driver_reuses_the_journal(client, tmp_path):
     again = solve_distributed(client, "", "6x5", table_mib=16, journal=str(journal))
     assert (again.score, again.best_move) == (want.score, want.best_move)
     assert again.reused == first.tasks and again.tasks == 0
+    assert again.journal_problems == [f"line {len(lines) + 1}: torn (no end of line)"]
+    # The torn line was cut off: the file holds the whole records only.
+    assert journal.read_text().splitlines() == lines
     # A journal of half the tasks: the rest is searched again, the answer is the same.
     journal.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
     half = solve_distributed(client, "", "6x5", table_mib=16, journal=str(journal))
     assert (half.score, half.best_move) == (want.score, want.best_move)
     assert half.reused == len(lines) // 2 and 0 < half.tasks
+
+
+def test_a_journal_trusts_only_whole_intact_records(client, tmp_path):
+    journal = tmp_path / "solve.jsonl"
+    want = direct("", "6x5")
+    first = solve_distributed(client, "", "6x5", table_mib=16, journal=str(journal))
+    lines = journal.read_text().splitlines()
+    record = json.loads(lines[0])
+    fields = {k: v for k, v in record.items() if k != "check"}
+
+    def signed(**change):
+        f = {**fields, **change}
+        return json.dumps({**f, "check": fd._Journal._digest(f)})
+
+    altered = json.dumps({**record, "value": record["value"] + 1})
+    older = json.dumps({k: v for k, v in fields.items() if k != "v"})
+    bad = [
+        (altered, "checksum mismatch"),
+        (older, "a record of the older format without a version or checksum"),
+        ("{not json", "not JSON"),
+        (signed(v=3), "format version 3, not 2"),
+        (signed(bound="maybe"), "bound 'maybe'"),
+        (signed(alpha=5, beta=5), "window or value out of range"),
+        (signed(moves="7"), "moves: "),
+        (signed(nodes="many"), "a field is missing or of the wrong type"),
+    ]
+    # The first record altered, the bad lines after the good ones, and a torn last line.
+    text = "\n".join([altered] + lines[1:] + [b for b, _ in bad[1:]]) + "\n" + lines[1][:20]
+    journal.write_text(text)
+    again = solve_distributed(client, "", "6x5", table_mib=16, journal=str(journal))
+    assert (again.score, again.best_move) == (want.score, want.best_move)
+    # The altered proof is not taken; every intact record is.
+    assert again.reused == len(lines) - 1
+    got = again.journal_problems
+    n = len(lines) + len(bad)
+    assert got[0] == f"line {n}: torn (no end of line)"
+    assert got[1] == "line 1: checksum mismatch"
+    for (line, why), (_, reason) in zip(enumerate(got[2:], len(lines) + 1), bad[1:]):
+        assert why.startswith(f"line {line}: {reason}"), (why, reason)
+    assert len(got) == 1 + len(bad)
+    # What this run added starts on a line of its own: all of it is read back.
+    later = fd._Journal(str(journal), "6x5")
+    later.close()
+    assert len(later.entries) == len(lines) - 1 + again.tasks
+    assert len(later.problems) == len(bad)
 
 
 def wait_running(*tokens, timeout=60, futures=()):

@@ -31,6 +31,7 @@ workers, or on the driver's own small solver for positions decided at once).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import threading
@@ -55,6 +56,9 @@ __all__ = [
 # One solver per worker process and settings: its table outlives the tasks.
 _SOLVERS: Dict[Tuple[str, int, int], "fourfold.Solver"] = {}
 _SOLVERS_LOCK = threading.Lock()
+
+# The format version of the journal's records (see `_Journal`).
+JOURNAL_VERSION = 2
 
 
 def _solver(board: str, table_mib: int, threads: int) -> "fourfold.Solver":
@@ -180,7 +184,9 @@ class Result:
     while they were running or waiting: stopped on their worker, or in tasks if they ended
     first;
     reused counts results taken from the journal instead of run; tests counts the root's
-    null-window tests; seconds is the driver's wall time."""
+    null-window tests; seconds is the driver's wall time; journal_problems names the lines
+    of the journal that were not trusted (``"line N: why"``: torn, corrupt, another format),
+    whose tasks ran again."""
 
     score: int
     best_move: Optional[int]
@@ -190,6 +196,7 @@ class Result:
     tests: int = 0
     seconds: float = 0.0
     dropped: int = 0
+    journal_problems: List[str] = field(default_factory=list)
 
 
 class _Cancel:
@@ -224,43 +231,103 @@ class _Run:
 
 
 class _Journal:
-    """Finished window results, one JSON object a line:
-    ``{"board", "moves", "alpha", "beta", "value", "bound", "nodes"}``. A torn last line (a
-    crash during a write) is skipped; lines of other boards are ignored."""
+    """Finished window results, one JSON object a line, format version ``JOURNAL_VERSION``:
+    ``{"v", "board", "moves", "alpha", "beta", "value", "bound", "nodes", "check"}``, where
+    ``check`` is the BLAKE2b-64 digest (hex) of the record's other fields (its JSON with
+    sorted keys and no spaces). Each record is flushed and fsynced as it is written, so a
+    finished task survives a crash of the driver or of the machine.
+
+    Reading trusts a record as a proof only if it is whole and intact: a torn last line (a
+    crash during a write) is dropped and cut off the file, so the next record starts a line
+    of its own; a line that is not JSON, of another format version (or of the older
+    unversioned one), whose checksum does not match, or whose fields are not a window result
+    of a position of this board is skipped, and named in ``problems`` (``"line N: why"``).
+    Lines of other boards are ignored."""
 
     def __init__(self, path: str, board: str):
         self.path = path
         self.board = board
         self.lock = threading.Lock()
         self.entries: List[Tuple[str, int, int, int, str]] = []
+        self.problems: List[str] = []
         if os.path.exists(path):
-            with open(path) as f:
-                for line in f:
-                    try:
-                        e = json.loads(line)
-                    except ValueError:
-                        continue
-                    if e.get("board") == board:
-                        self.entries.append(
-                            (e["moves"], e["alpha"], e["beta"], e["value"], e["bound"])
-                        )
+            self._read()
         self.file = open(path, "a")
 
+    def _read(self):
+        with open(self.path, "rb") as f:
+            data = f.read()
+        whole = data.rfind(b"\n") + 1
+        if whole < len(data):
+            # A torn last line: dropped, so that the next record is not glued to it.
+            torn = data.count(b"\n") + 1
+            self.problems.append(f"line {torn}: torn (no end of line)")
+            with open(self.path, "r+b") as f:
+                f.truncate(whole)
+                f.flush()
+                os.fsync(f.fileno())
+        for n, raw in enumerate(data[:whole].split(b"\n")[:-1], 1):
+            try:
+                entry = self._parse(raw)
+            except ValueError as e:
+                self.problems.append(f"line {n}: {e}")
+                continue
+            if entry is not None:
+                self.entries.append(entry)
+
+    @staticmethod
+    def _digest(fields: dict) -> str:
+        text = json.dumps(fields, sort_keys=True, separators=(",", ":"))
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+    def _parse(self, raw: bytes) -> Optional[Tuple[str, int, int, int, str]]:
+        """The record of one line, None for another board's; ValueError saying what is
+        wrong with it."""
+        try:
+            e = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            raise ValueError("not JSON") from None
+        if not isinstance(e, dict):
+            raise ValueError("not a JSON object")
+        if "v" not in e:
+            raise ValueError("a record of the older format without a version or checksum")
+        if e["v"] != JOURNAL_VERSION:
+            raise ValueError(f"format version {e['v']!r}, not {JOURNAL_VERSION}")
+        check = e.pop("check", None)
+        if check != self._digest(e):
+            raise ValueError("checksum mismatch")
+        if e.get("board") != self.board:
+            return None
+        ints = ("alpha", "beta", "value", "nodes")
+        if not all(type(e.get(k)) is int for k in ints) or type(e.get("moves")) is not str:
+            raise ValueError("a field is missing or of the wrong type")
+        if e.get("bound") not in ("lower", "upper", "exact"):
+            raise ValueError(f"bound {e.get('bound')!r}")
+        half = _cells(self.board) // 2 + 1
+        if not -half <= e["alpha"] < e["beta"] <= half or not -half <= e["value"] <= half:
+            raise ValueError("window or value out of range")
+        try:
+            fourfold.Position(e["moves"], self.board)
+        except ValueError as err:
+            raise ValueError(f"moves: {err}") from None
+        return (e["moves"], e["alpha"], e["beta"], e["value"], e["bound"])
+
     def add(self, moves: str, alpha: int, beta: int, value: int, bound: str, nodes: int):
-        line = json.dumps(
-            {
-                "board": self.board,
-                "moves": moves,
-                "alpha": alpha,
-                "beta": beta,
-                "value": value,
-                "bound": bound,
-                "nodes": nodes,
-            }
-        )
+        fields = {
+            "v": JOURNAL_VERSION,
+            "board": self.board,
+            "moves": moves,
+            "alpha": alpha,
+            "beta": beta,
+            "value": value,
+            "bound": bound,
+            "nodes": nodes,
+        }
+        line = json.dumps({**fields, "check": self._digest(fields)})
         with self.lock:
             self.file.write(line + "\n")
             self.file.flush()
+            os.fsync(self.file.fileno())
 
     def close(self):
         self.file.close()
@@ -684,7 +751,15 @@ def solve_distributed(
         if d.journal:
             d.journal.close()
     return Result(
-        score, best, d.nodes, d.tasks, d.reused, tests, time.monotonic() - start, d.n_dropped
+        score,
+        best,
+        d.nodes,
+        d.tasks,
+        d.reused,
+        tests,
+        time.monotonic() - start,
+        d.n_dropped,
+        d.journal.problems if d.journal else [],
     )
 
 
