@@ -10,17 +10,7 @@ use crate::position::xorshift;
 fn with_searcher<const W: usize, const H: usize, T>(
     f: impl FnOnce(&mut Searcher<'_, W, H>) -> T,
 ) -> T {
-    let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
-    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
-    let shared = Shared {
-        table: &table,
-        stop: &stop,
-        done: &done,
-        live_nodes: &live,
-        deadline: None,
-        busy: None,
-    };
-    f(&mut Searcher::new(shared, Params::default(), 0))
+    with_params(Params::default(), f)
 }
 
 /// `count` random positions of W x H with `min_empty` to `min_empty + 7` empty cells, in
