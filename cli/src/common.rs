@@ -86,6 +86,7 @@ pub fn parse_params(list: &[String]) -> Result<Params, String> {
             "first_move_guess_below" => p.first_move_guess_below = n()?,
             "prefetch" => p.prefetch = b()?,
             "helper_windows" => p.helper_windows = b()?,
+            "abandon_settled" => p.abandon_settled = b()?,
             "defer_below" => p.defer_below = n()?,
             "only_helpers_defer" => p.only_helpers_defer = b()?,
             "odd_threat" => p.odd_threat = b()?,

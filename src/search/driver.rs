@@ -74,16 +74,22 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
                 let step = thread.div_ceil(2) as i32;
                 med = (med + if thread % 2 == 1 { step } else { -step }).clamp(min, max - 1);
             }
-            let guess = self.params.guess_node_types && self.shared.busy.is_some();
-            self.all_parity = if guess {
+            // With other threads on the solve, the bounds they prove are read at each poll.
+            let shared = self.shared.busy.is_some();
+            self.all_parity = if shared && self.params.guess_node_types {
                 Self::expected_all_nodes(min, max, med)
             } else {
                 None
             };
-            self.question = guess.then_some((window, med));
+            self.question = shared.then_some((window, med));
             // Is the score above `med`?
             let r = self.negamax(pos, med, med + 1);
             self.question = None;
+            if std::mem::take(&mut self.settled) {
+                // Another thread answered this test meanwhile: on to the next one.
+                self.aborted = false;
+                continue;
+            }
             if self.aborted {
                 return None;
             }

@@ -123,6 +123,10 @@ pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64
     /// Nodes searched (forced moves played through are not counted).
     pub nodes: u64,
     aborted: bool,
+    /// Set with `aborted` when the search ended because another thread's bounds settled its
+    /// null-window test ([`Params::abandon_settled`]): the driver then goes on with the next
+    /// test instead of ending the solve.
+    settled: bool,
     /// Whether this thread puts off children other threads are searching.
     defers: bool,
     /// Stones of the position `solve` was called on.
@@ -130,8 +134,9 @@ pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64
     /// The distance from the root (0 or 1, modulo 2) of the nodes expected to be all-nodes
     /// in the current null-window test, if guessed ([`Self::expected_all_nodes`]).
     all_parity: Option<u32>,
-    /// The bounds shared by the threads of the solve and the current test's `med`, while
-    /// the guess may change: a bound another thread proves is read at the next poll.
+    /// The bounds shared by the threads of the solve and the current test's `med`, when
+    /// other threads search it too: a bound another thread proves is read at the next poll
+    /// (a new node-type guess, or the test abandoned).
     question: Option<(&'a Mutex<Window>, i32)>,
     /// This thread's near table ([`Table::near`]): the table of the nodes of at least
     /// `near_from` stones.
@@ -266,6 +271,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
             params,
             nodes: 0,
             aborted: false,
+            settled: false,
             defers: thread > 0 || !params.only_helpers_defer,
             root_moves: 0,
             all_parity: None,
@@ -305,7 +311,16 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
         if let Some((window, med)) = self.question {
             // Another thread's test may have proven a bound next to ours meanwhile.
             if let Ok(w) = window.try_lock() {
-                if (w.lower..w.upper).contains(&med) {
+                if !(w.lower..w.upper).contains(&med) {
+                    if self.params.abandon_settled {
+                        // Their bounds answer this test already: what is left of it is
+                        // waste. It ends as a stop would, storing nothing for the nodes
+                        // it was in.
+                        self.settled = true;
+                        self.aborted = true;
+                        return;
+                    }
+                } else if self.params.guess_node_types {
                     self.all_parity = Self::expected_all_nodes(w.lower, w.upper, med);
                 }
             }

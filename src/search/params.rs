@@ -71,6 +71,9 @@ pub struct Params {
     pub only_helpers_defer: bool,
     /// Helper threads test a window next to the main thread's instead of the same one.
     pub helper_windows: bool,
+    /// A thread abandons its null-window test once the bounds other threads proved answer
+    /// it (read at its polls), and goes on with the next test, instead of finishing it.
+    pub abandon_settled: bool,
     /// Prefetch the children's buckets while ordering moves.
     pub prefetch: bool,
     /// Use the odd-threat bound (see `odd_threat_bound`) on positions with an odd number
@@ -117,6 +120,7 @@ impl Default for Params {
             static_children_empty: 6,
             prefetch: true,
             helper_windows: true,
+            abandon_settled: true,
             defer_below: 16,
             only_helpers_defer: false,
             odd_threat: true,

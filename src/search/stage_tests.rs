@@ -448,3 +448,86 @@ fn a_stop_raised_during_a_search_ends_it() {
         "{nodes} nodes, stop raised at {raised_at}"
     );
 }
+
+/// The empty 7x5 board's score from the published table (`tests/data/board_results`): a
+/// draw is 0, else the winner's score for its end move.
+fn published_7x5_score() -> i32 {
+    let path = format!("{}/tests/data/board_results", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("tests/data/board_results");
+    let r = crate::published::parse_table(&text)
+        .unwrap()
+        .into_iter()
+        .find(|r| (r.board.width, r.board.height) == (7, 5))
+        .expect("7x5 in the published table");
+    match (r.winner, r.end_move) {
+        (None, _) => 0,
+        (Some(crate::outcome::Player::First), Some(m)) => win_score(35, m),
+        (Some(_), Some(m)) => -win_score(35, m),
+        (Some(_), None) => panic!("7x5: no end move published"),
+    }
+}
+
+/// The driver of one thread of a solve of several on the empty 7x5 board, its first test
+/// "above 0?" (no first move's guess), while a second thread, once the search has published three poll periods
+/// of nodes, narrows the shared bounds by the published score's side of that test, as a
+/// helper that proved it would. Returns the score and the bounds the driver reported after
+/// each test it finished.
+fn settled_under_a_search(abandon_settled: bool) -> (Option<i32>, Vec<Window>) {
+    use std::sync::atomic::AtomicBool;
+    let score = published_7x5_score();
+    let table = Table::new(16, crate::position::key_bits(7, 5)).unwrap();
+    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
+    let pos = Position::<7, 5>::new();
+    let window = Mutex::new(Searcher::<7, 5>::initial_window(&pos));
+    let finished = AtomicBool::new(false);
+    // Marks, as a solve of several threads has: the driver then reads the shared bounds.
+    let marks = InProgress::new();
+    let params = Params {
+        first_move_guess_below: 0,
+        abandon_settled,
+        ..Params::default()
+    };
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !finished.load(Ordering::Acquire) {
+                if live.load(Ordering::Relaxed) > 3 * (POLL_MASK + 1) {
+                    // The answer to "above 0?" that the published score gives.
+                    Window::narrow(&window, 0, if score > 0 { score } else { 0 });
+                    return;
+                }
+                std::thread::yield_now();
+            }
+        });
+        let shared = Shared {
+            table: &table,
+            stop: &stop,
+            done: &done,
+            live_nodes: &live,
+            deadline: None,
+            busy: Some(&marks),
+        };
+        let mut s = Searcher::<7, 5>::new(shared, params, 0);
+        let mut steps = Vec::new();
+        let r = s.solve(&pos, &window, 0, &mut |w, _| steps.push(*w));
+        finished.store(true, Ordering::Release);
+        (r, steps)
+    })
+}
+
+/// A test that another thread's bounds answer while it runs is abandoned: the driver
+/// reports no result of it and goes on with the next test, and the score still comes out
+/// as published (the abandoned search stored nothing wrong). With the abandoning switched
+/// off, the same run finishes the settled test and reports it: the check can fail.
+#[test]
+fn a_test_another_thread_settles_is_abandoned() {
+    let score = published_7x5_score();
+    let (r, steps) = settled_under_a_search(true);
+    assert_eq!(r, Some(score));
+    let (r_kept, steps_kept) = settled_under_a_search(false);
+    assert_eq!(r_kept, Some(score));
+    assert_eq!(
+        steps_kept.len(),
+        steps.len() + 1,
+        "abandoning {steps:?}, finishing {steps_kept:?}"
+    );
+}
