@@ -57,6 +57,7 @@
 //! (a crash in the middle of a write) is cut off, any other bad record is an error. So a crash
 //! or Ctrl-C loses at most the positions being solved at the time.
 
+use crate::dims;
 use crate::ordering::centre_order;
 use crate::position::{key_bits, Position};
 use crate::solver::{Analysis, Solution, Solver, Source};
@@ -357,7 +358,7 @@ impl Book {
 
     /// True when the book is for `W` x `H` boards.
     pub fn fits<const W: usize, const H: usize>(&self) -> bool {
-        self.width == W && self.height == H
+        self.width == dims::width::<W, H>() && self.height == dims::height::<W, H>()
     }
 
     /// True when the book knows the score of `p` ([`Book::score`]): same board, at most the
@@ -382,8 +383,8 @@ impl Book {
     }
 
     /// Centre-first column order (the search's).
-    fn order<const W: usize>() -> impl Iterator<Item = usize> {
-        centre_order(W).into_iter()
+    fn order<const W: usize, const H: usize>() -> impl Iterator<Item = usize> {
+        centre_order(dims::width::<W, H>()).into_iter()
     }
 
     /// Fail-soft alpha-beta into the book; exact when the result is inside `(alpha, beta)`.
@@ -397,7 +398,7 @@ impl Book {
     ) -> Option<i32> {
         *probes += 1;
         if p.can_win_next() {
-            return Some(win_now(Position::<W, H>::CELLS, p.moves()));
+            return Some(win_now(Position::<W, H>::cells(), p.moves()));
         }
         if p.is_full() {
             return Some(0);
@@ -406,7 +407,7 @@ impl Book {
             return self.get(normalised_key(p)).map(i32::from);
         }
         let mut best = -i32::MAX;
-        for col in Self::order::<W>() {
+        for col in Self::order::<W, H>() {
             if !p.can_play(col) {
                 continue;
             }
@@ -451,13 +452,13 @@ impl Book {
         let best = a.scores.iter().flatten().max().copied();
         let outcome = best.map_or(0, i32::signum);
         // A column whose stone lets the opponent win with the next one.
-        let loses_now = -win_now(Position::<W, H>::CELLS, p.moves() + 1);
+        let loses_now = -win_now(Position::<W, H>::cells(), p.moves() + 1);
         let keeps = |s: i32| match outcome {
             -1 => s > loses_now,
             o => s.signum() == o,
         };
         let order = || {
-            centre_order(W)
+            centre_order(dims::width::<W, H>())
                 .into_iter()
                 .filter(|&c| a.scores[c].is_some())
         };
@@ -481,13 +482,13 @@ impl Book {
         }
         let start = Instant::now();
         let mut probes = 0;
-        let mut scores = vec![None; W];
+        let mut scores = vec![None; dims::width::<W, H>()];
         for (col, slot) in scores.iter_mut().enumerate() {
             if !p.can_play(col) {
                 continue;
             }
             *slot = Some(if p.is_winning_move(col) {
-                win_now(Position::<W, H>::CELLS, p.moves())
+                win_now(Position::<W, H>::cells(), p.moves())
             } else {
                 let mut child = *p;
                 child.play_col(col);
@@ -564,7 +565,10 @@ pub fn position_lines<const W: usize, const H: usize>(plies: u32) -> Vec<String>
             l.push(col);
             l
         },
-        |line| line.into_iter().map(|c| W - 1 - c).collect(),
+        |line| {
+            let w = dims::width::<W, H>();
+            line.into_iter().map(|c| w - 1 - c).collect()
+        },
     )
     .into_iter()
     .map(|(_, l)| {
@@ -591,7 +595,7 @@ fn walk<const W: usize, const H: usize, T>(
     for _ in 0..plies {
         let mut next: HashMap<u64, (Position<W, H>, T)> = HashMap::new();
         for (p, tag) in &level {
-            for col in 0..W {
+            for col in 0..dims::width::<W, H>() {
                 if !p.can_play(col) || p.is_winning_move(col) {
                     continue;
                 }
@@ -622,9 +626,10 @@ pub fn assemble<const W: usize, const H: usize>(
     plies: u32,
     scores: &[(String, i32)],
 ) -> Result<Book, BookError> {
+    let this_board = dims::name::<W, H>();
     let wanted: std::collections::HashSet<u64> =
         positions::<W, H>(plies).iter().map(|p| p.key()).collect();
-    let max = (W * H) as i32 / 2;
+    let max = Position::<W, H>::cells() as i32 / 2;
     let mut entries = Vec::with_capacity(scores.len());
     for (moves, score) in scores {
         let p: Position<W, H> = Position::parse(moves)
@@ -632,7 +637,7 @@ pub fn assemble<const W: usize, const H: usize>(
         let key = normalised_key(&p);
         if !wanted.contains(&key) {
             return Err(BookError::Format(format!(
-                "{moves:?} is not a position of a {W}x{H} book of depth {plies}"
+                "{moves:?} is not a position of a {this_board} book of depth {plies}"
             )));
         }
         if score.abs() > max {
@@ -642,10 +647,15 @@ pub fn assemble<const W: usize, const H: usize>(
         }
         entries.push((key, *score as i8));
     }
-    let book = Book::from_entries(W, H, plies, entries);
+    let book = Book::from_entries(
+        dims::width::<W, H>(),
+        dims::height::<W, H>(),
+        plies,
+        entries,
+    );
     if book.len() != wanted.len() {
         return Err(BookError::Format(format!(
-            "{} distinct positions given, a {W}x{H} book of depth {plies} holds {}",
+            "{} distinct positions given, a {this_board} book of depth {plies} holds {}",
             book.len(),
             wanted.len()
         )));
@@ -701,6 +711,7 @@ fn open_journal<const W: usize, const H: usize>(
     plies: u32,
     wanted: &HashMap<u64, usize>,
 ) -> Result<(Vec<(u64, i8)>, std::fs::File), BookError> {
+    let this_board = dims::name::<W, H>();
     let mut f = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -713,8 +724,8 @@ fn open_journal<const W: usize, const H: usize>(
         .map_err(|e| io_err("read", path, e))?;
     let mut header = [0u8; JOURNAL_HEADER];
     header[..8].copy_from_slice(&JOURNAL_MAGIC);
-    header[8] = W as u8;
-    header[9] = H as u8;
+    header[8] = dims::width::<W, H>() as u8;
+    header[9] = dims::height::<W, H>() as u8;
     header[10] = plies as u8;
     let name = path.display();
     if bytes.len() < JOURNAL_HEADER {
@@ -732,7 +743,7 @@ fn open_journal<const W: usize, const H: usize>(
     }
     if bytes[..JOURNAL_HEADER] != header {
         return Err(BookError::WrongBoard(format!(
-            "journal {name} is for a {}x{} book of depth {}, not {W}x{H} of depth {plies}",
+            "journal {name} is for a {}x{} book of depth {}, not {this_board} of depth {plies}",
             bytes[8], bytes[9], bytes[10]
         )));
     }
@@ -782,9 +793,10 @@ pub fn build<const W: usize, const H: usize>(
     opts: &BuildOptions,
     on_progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Book, BookError> {
-    if opts.plies as usize >= W * H {
+    let this_board = dims::name::<W, H>();
+    if opts.plies >= Position::<W, H>::cells() {
         return Err(BookError::Format(format!(
-            "a book of depth {} does not fit a {W}x{H} board",
+            "a book of depth {} does not fit a {this_board} board",
             opts.plies
         )));
     }
@@ -849,7 +861,12 @@ pub fn build<const W: usize, const H: usize>(
             total,
         });
     }
-    let book = Book::from_entries(W, H, opts.plies, entries);
+    let book = Book::from_entries(
+        dims::width::<W, H>(),
+        dims::height::<W, H>(),
+        opts.plies,
+        entries,
+    );
     if opts.verify > 0 {
         verify(&book, solver, opts.verify, opts.seed, on_progress)?;
     }
@@ -866,9 +883,10 @@ pub fn verify<const W: usize, const H: usize>(
     seed: u64,
     on_progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<usize, BookError> {
+    let this_board = dims::name::<W, H>();
     if !book.fits::<W, H>() {
         return Err(BookError::WrongBoard(format!(
-            "the book is for {}x{} boards, not {W}x{H}",
+            "the book is for {}x{} boards, not {this_board}",
             book.width, book.height
         )));
     }
@@ -1019,7 +1037,7 @@ impl BookWord for u64 {
         Ok(count_positions::<W, H>(plies))
     }
     fn book_lines<const W: usize, const H: usize>(plies: u32) -> Result<Vec<String>, BookError> {
-        if plies as usize >= W * H {
+        if plies >= Position::<W, H>::cells() {
             return Err(depth_too_large::<W, H>(plies));
         }
         Ok(position_lines::<W, H>(plies))
@@ -1028,7 +1046,7 @@ impl BookWord for u64 {
         plies: u32,
         scores: &[(String, i32)],
     ) -> Result<Book, BookError> {
-        if plies as usize >= W * H {
+        if plies >= Position::<W, H>::cells() {
             return Err(depth_too_large::<W, H>(plies));
         }
         assemble::<W, H>(plies, scores)
@@ -1037,16 +1055,18 @@ impl BookWord for u64 {
 
 /// Why a book of depth `plies` cannot be made on a `W` x `H` board.
 fn depth_too_large<const W: usize, const H: usize>(plies: u32) -> BookError {
+    let this_board = dims::name::<W, H>();
     BookError::Format(format!(
-        "a book of depth {plies} does not fit a {W}x{H} board"
+        "a book of depth {plies} does not fit a {this_board} board"
     ))
 }
 
 /// Why a `W` x `H` board on 128-bit words has no book.
 fn too_wide<const W: usize, const H: usize>() -> BookError {
+    let this_board = dims::name::<W, H>();
     BookError::WrongBoard(format!(
-        "opening books hold 64-bit keys; a {W}x{H} position needs {} bits",
-        key_bits(W, H)
+        "opening books hold 64-bit keys; a {this_board} position needs {} bits",
+        key_bits(dims::width::<W, H>(), dims::height::<W, H>())
     ))
 }
 

@@ -6,9 +6,15 @@
 //! end. [`Engine`] owns one [`Solver`] of the board size it was built for and dispatches each
 //! call to it; it adds no search of its own.
 //!
-//! Board sizes: [`BoardSize::SUPPORTED`] lists the sizes this build serves (widths 4 to 12,
-//! heights 4 to 13, positions of at most 128 bits). Each is a monomorphised
-//! `Solver<W, H, B>`, so the 7 x 6 path is the same code as calling [`Solver`] directly.
+//! Board sizes: [`BoardSize::SUPPORTED`] lists the sizes the engine solves, every width 4 to
+//! 12 and height 4 to 13 whose positions fit 128 bits, in every build. The sizes of
+//! [`BoardSize::COMPILED`] (the standard board and the published tables' sizes; all of them
+//! with the `all-boards` feature) are each a monomorphised `Solver<W, H, B>`, so the 7 x 6
+//! path is the same code as calling [`Solver`] directly. The others run on the run-time-sized
+//! solver of their word, the same search with the width and height read at run time instead
+//! of folded into the code: the same scores and node counts, at a cost in time that
+//! BENCHMARKS.md measures ("Board sizes at run time"); [`Engine::new_run_time_sized`] builds
+//! it for any size, to compare.
 //! Boards whose positions fit 64 bits (`W * (H + 1) <= 64`) use `u64` bitboards; larger ones
 //! (9 x 7, 8 x 8, 10 x 6, ...) use `u128`, and the table gives them two-word slots (see
 //! [`crate::table`]). Widths 10 to 12 write columns 10 to 12 as `a`, `b`, `c` in move strings
@@ -19,6 +25,7 @@
 use crate::bitboard::Bitboard;
 use crate::book::{self, Book, BookError, BookWord};
 use crate::checkpoint::{self, CheckpointError};
+use crate::dims::{self, Dims, RUN_H, RUN_W};
 use crate::outcome::Outcome;
 use crate::position::{ParseError, Position};
 use crate::solver::{
@@ -32,40 +39,45 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Calls `$m! { { $args } NAME W H WORD, ... }` with every board size this build serves: the
+/// Calls `$m! { { $args } NAME W H WORD, ... }` with every board size this build compiles: the
 /// one list from which the [`Inner`] variants, the [`dispatch!`] arms, [`Engine::new`] and
-/// [`BoardSize::SUPPORTED`] are generated. Each entry is one monomorphised `Solver<W, H, B>`,
-/// which costs about a second of compile time: the default build serves the standard board
-/// and the 18 popular ones (`common_boards!`), and the `all-boards` feature adds the other
-/// 62, so that a newcomer's first build stays short (BENCHMARKS.md, "Build
-/// time").
+/// [`BoardSize::COMPILED`] are generated. Each entry is one monomorphised `Solver<W, H, B>`,
+/// which costs about a second of compile time: the default build compiles the standard board
+/// and the 19 sizes of the published tables people solve (`common_boards!`); every other
+/// size goes through the run-time-sized solver (`crate::dims`), and the `all-boards` feature
+/// compiles the other 59 as well, so that a newcomer's first build stays short
+/// (BENCHMARKS.md, "Build time").
 macro_rules! common_boards {
     ($m:ident { $($args:tt)* } $($rare:tt)*) => {
         $m! {
             { $($args)* }
             // The standard board first.
             B7x6 7 6 u64,
-            // The boards whose whole-board solves people run and publish (Tromp, Steininger),
-            // the small boards the tests use, and the first boards past 64 bits.
+            // The boards whose whole-board solves people run and publish (Tromp's and
+            // Steininger's tables), and the two smallest, which the tests and the check-bits
+            // experiment use.
             B4x4 4 4 u64,
             B5x4 5 4 u64,
-            B5x5 5 5 u64,
-            B5x6 5 6 u64,
             B5x7 5 7 u64,
             B5x8 5 8 u64,
-            B6x4 6 4 u64,
-            B6x5 6 5 u64,
             B6x6 6 6 u64,
             B6x7 6 7 u64,
+            B6x8 6 8 u64,
             B7x5 7 5 u64,
             B7x7 7 7 u64,
             B8x4 8 4 u64,
             B8x5 8 5 u64,
+            B8x6 8 6 u64,
+            B7x8 7 8 u64,
             B8x7 8 7 u64,
+            B9x5 9 5 u64,
+            B9x6 9 6 u64,
             B10x4 10 4 u64,
+            B10x5 10 5 u64,
             // Keys of more than 64 bits (W * (H + 1) > 64, at most 128): u128 bitboards.
             B8x8 8 8 u128,
             B9x7 9 7 u128,
+            B10x6 10 6 u128,
             $($rare)*
         }
     };
@@ -85,11 +97,12 @@ macro_rules! with_boards {
     ($m:ident ! { $($args:tt)* }) => {
         common_boards! { $m { $($args)* }
             B4x5 4 5 u64,
+            B6x5 6 5 u64,
+            B6x4 6 4 u64,
+            B5x6 5 6 u64,
+            B5x5 5 5 u64,
             B4x8 4 8 u64,
             B7x4 7 4 u64,
-            B8x6 8 6 u64,
-            B9x6 9 6 u64,
-            B10x6 10 6 u128,
             B4x6 4 6 u64,
             B4x7 4 7 u64,
             B4x9 4 9 u64,
@@ -100,12 +113,8 @@ macro_rules! with_boards {
             B5x9 5 9 u64,
             B5x10 5 10 u64,
             B5x11 5 11 u64,
-            B6x8 6 8 u64,
             B6x9 6 9 u64,
-            B7x8 7 8 u64,
             B9x4 9 4 u64,
-            B9x5 9 5 u64,
-            B10x5 10 5 u64,
             B11x4 11 4 u64,
             B12x4 12 4 u64,
             B5x12 5 12 u128,
@@ -150,6 +159,29 @@ macro_rules! with_boards {
     };
 }
 
+/// Every width 4..=12 and height 4..=13 whose position fits 128 bits, the standard board
+/// first.
+const ALL_SIZES: [BoardSize; 81] = {
+    let mut all = [BoardSize::STANDARD; 81];
+    let (mut n, mut w) = (1, 4);
+    while w <= 12 {
+        let mut h = 4;
+        while h <= 13 {
+            if w * (h + 1) <= 128 && !(w == 7 && h == 6) {
+                all[n] = BoardSize {
+                    width: w,
+                    height: h,
+                };
+                n += 1;
+            }
+            h += 1;
+        }
+        w += 1;
+    }
+    assert!(n == 81);
+    all
+};
+
 macro_rules! supported_list {
     ({} $($v:ident $w:literal $h:literal $b:ty,)*) => {
         &[$(BoardSize { width: $w, height: $h },)*]
@@ -172,23 +204,33 @@ impl BoardSize {
         height: 6,
     };
 
-    /// The sizes this build can solve, the standard board first.
-    pub const SUPPORTED: &'static [BoardSize] = with_boards!(supported_list! {});
+    /// Every size the engine solves, the standard board first: widths 4 to 12, heights 4
+    /// to 13, positions of at most 128 bits (`width x (height + 1)`).
+    pub const SUPPORTED: &'static [BoardSize] = &ALL_SIZES;
+
+    /// The sizes this build compiles as solvers of their own, the standard board first
+    /// (the module docs); the engine solves the others through the run-time-sized solver.
+    pub const COMPILED: &'static [BoardSize] = with_boards!(supported_list! {});
 
     /// Number of cells.
     pub const fn cells(&self) -> u32 {
         (self.width * self.height) as u32
     }
 
-    /// True when this build can solve boards of this size.
+    /// True when the engine solves boards of this size (every size in the limits).
     pub fn is_supported(&self) -> bool {
         Self::SUPPORTED.contains(self)
     }
 
-    /// Why this build cannot solve boards of this size (`None` when it can): a width
-    /// outside 4..=12, a height outside 4..=13, a position of more than 128 bits (`width x
-    /// (height + 1)`, the widest bitboard), or a size missing from [`BoardSize::SUPPORTED`]
-    /// (compiled only with the `all-boards` feature, which the message names).
+    /// True when this build compiles a solver of this size's own ([`BoardSize::COMPILED`]);
+    /// the other supported sizes are solved by the run-time-sized solver.
+    pub fn is_compiled(&self) -> bool {
+        Self::COMPILED.contains(self)
+    }
+
+    /// Why the engine cannot solve boards of this size (`None` when it can): a width
+    /// outside 4..=12, a height outside 4..=13, or a position of more than 128 bits
+    /// (`width x (height + 1)`, the widest bitboard).
     pub fn unsupported_reason(&self) -> Option<String> {
         let b = self;
         let bits = self.width * (self.height + 1);
@@ -198,18 +240,10 @@ impl BoardSize {
             Some(format!("board size {b}: the width must be 4 to 12 columns"))
         } else if !(4..=13).contains(&self.height) {
             Some(format!("board size {b}: the height must be 4 to 13 rows"))
-        } else if bits > 128 {
+        } else {
             Some(format!(
                 "board size {b} needs {bits}-bit positions (width x (height + 1)); \
                  at most 128 bits are supported"
-            ))
-        } else {
-            let list: Vec<String> = Self::SUPPORTED.iter().map(|b| b.to_string()).collect();
-            Some(format!(
-                "board size {b} is not in this build (the default build compiles the popular \
-                 sizes; build with `--features all-boards` for every size up to 128 bits); \
-                 sizes in this build: {}",
-                list.join(", ")
             ))
         }
     }
@@ -370,15 +404,16 @@ pub struct PositionInfo {
 
 impl PositionInfo {
     fn of<const W: usize, const H: usize, B: Bitboard>(p: &Position<W, H, B>) -> PositionInfo {
+        let w = dims::width::<W, H>();
         PositionInfo {
             moves: p.moves(),
-            playable: (0..W).map(|c| p.can_play(c)).collect(),
-            winning: (0..W)
+            playable: (0..w).map(|c| p.can_play(c)).collect(),
+            winning: (0..w)
                 .map(|c| p.can_play(c) && p.is_winning_move(c))
                 .collect(),
-            rows: (0..H)
+            rows: (0..dims::height::<W, H>())
                 .rev()
-                .map(|r| (0..W).map(|c| p.cell(c, r)).collect())
+                .map(|r| (0..w).map(|c| p.cell(c, r)).collect())
                 .collect(),
             text: p.to_string(),
         }
@@ -392,7 +427,19 @@ macro_rules! board_arms {
                 type $P = Position<$w, $h, $b>;
                 Some($body)
             })*
-            _ => None,
+            (w, h) => match Dims::new(w, h) {
+                Some(d) if $board.is_supported() => {
+                    let _entered = d.enter();
+                    if w * (h + 1) <= 64 {
+                        type $P = Position<RUN_W, RUN_H, u64>;
+                        Some($body)
+                    } else {
+                        type $P = Position<RUN_W, RUN_H, u128>;
+                        Some($body)
+                    }
+                }
+                _ => None,
+            },
         }
     };
 }
@@ -483,16 +530,22 @@ pub struct Engine {
 
 macro_rules! inner_enum {
     ({} $($v:ident $w:literal $h:literal $b:ty,)*) => {
-        /// The engine's solver, one variant per board size.
+        /// The engine's solver: one variant per compiled board size, and the run-time-sized
+        /// solver of each word for the others.
         enum Inner {
             $($v(Solver<$w, $h, $b>),)*
+            Sized64(Solver<RUN_W, RUN_H, u64>),
+            Sized128(Solver<RUN_W, RUN_H, u128>),
         }
 
-        /// Builds the solver of `board`, or `None` for a size this build does not serve.
+        /// Builds the solver of `board`, or `None` for a size the engine does not serve.
         fn build_inner(board: BoardSize, builder: SolverBuilder) -> Option<Result<Inner, BuildError>> {
-            match (board.width, board.height) {
+            let BoardSize { width: w, height: h } = board;
+            match (w, h) {
                 $(($w, $h) => Some(builder.build::<$w, $h, $b>().map(Inner::$v)),)*
-                _ => None,
+                _ if !board.is_supported() => None,
+                _ if w * (h + 1) <= 64 => Some(builder.build_sized::<u64>(w, h).map(Inner::Sized64)),
+                _ => Some(builder.build_sized::<u128>(w, h).map(Inner::Sized128)),
             }
         }
     };
@@ -508,6 +561,18 @@ macro_rules! dispatch_arms {
                 const $H: usize = $h;
                 $body
             })*
+            Inner::Sized64($s) => {
+                const $W: usize = RUN_W;
+                const $H: usize = RUN_H;
+                let _entered = $s.dims().enter();
+                $body
+            }
+            Inner::Sized128($s) => {
+                const $W: usize = RUN_W;
+                const $H: usize = RUN_H;
+                let _entered = $s.dims().enter();
+                $body
+            }
         }
     };
 }
@@ -546,18 +611,43 @@ impl Engine {
         }
     }
 
+    /// As [`Engine::new`], with the run-time-sized solver (the module docs) even where
+    /// this build compiles the size: to measure that solver against the compiled one, or to
+    /// check that both give the same scores and node counts.
+    pub fn new_run_time_sized(board: BoardSize, builder: SolverBuilder) -> Result<Engine, Error> {
+        if let Some(why) = board.unsupported_reason() {
+            return Err(Error::new(ErrorKind::Board(why)));
+        }
+        let BoardSize {
+            width: w,
+            height: h,
+        } = board;
+        let inner = if w * (h + 1) <= 64 {
+            builder.build_sized::<u64>(w, h).map(Inner::Sized64)
+        } else {
+            builder.build_sized::<u128>(w, h).map(Inner::Sized128)
+        };
+        Ok(Engine {
+            inner: inner?,
+            book: Book::shipped(w, h).cloned(),
+        })
+    }
+
+    /// True when this engine runs the run-time-sized solver (the module docs), false when
+    /// it runs a solver compiled for its size.
+    pub fn is_run_time_sized(&self) -> bool {
+        matches!(self.inner, Inner::Sized64(_) | Inner::Sized128(_))
+    }
+
     /// The board size.
     pub fn board(&self) -> BoardSize {
-        dispatch!(
-            self,
-            _s,
-            W,
-            H,
+        dispatch!(self, s, _W, _H, {
+            let d = s.dims();
             BoardSize {
-                width: W,
-                height: H
+                width: d.width,
+                height: d.height,
             }
-        )
+        })
     }
 
     /// Parses a move string on this board (see [`Position::parse`]).
@@ -672,6 +762,14 @@ impl Engine {
         batch: &[S],
         weak: bool,
     ) -> Vec<Result<Solution, Error>> {
+        let batch: Vec<&str> = batch.iter().map(AsRef::as_ref).collect();
+        self.solve_many_str(&batch, weak)
+    }
+
+    /// [`Engine::solve_many`], not generic: a generic method is compiled in the crate that
+    /// calls it, and this one reaches every board's solver (compiled in the command's crate
+    /// as well, it doubled the release build's time).
+    fn solve_many_str(&self, batch: &[&str], weak: bool) -> Vec<Result<Solution, Error>> {
         dispatch!(self, s, W, H, {
             let parsed: Vec<Result<Position<W, H, _>, Error>> =
                 batch.iter().map(|m| Ok(s.parse(m.as_ref())?)).collect();

@@ -284,7 +284,13 @@ fn lossy_solver<const W: usize, const H: usize>(
     c: u32,
     limit: Option<Duration>,
 ) -> Result<Solver<W, H>, ExperimentError> {
-    let table = Table::lossy(setup.buckets, W, H, c).map_err(|e| ExperimentError(e.to_string()))?;
+    let table = Table::lossy(
+        setup.buckets,
+        crate::dims::width::<W, H>(),
+        crate::dims::height::<W, H>(),
+        c,
+    )
+    .map_err(|e| ExperimentError(e.to_string()))?;
     SolverBuilder::default()
         .threads(setup.threads)
         .time_limit(limit)
@@ -432,7 +438,7 @@ fn count_wrong<const W: usize, const H: usize>(
     score: i32,
     truth: i32,
 ) {
-    let cells = (W * H) as i32;
+    let cells = Position::<W, H>::cells() as i32;
     let m = pos.moves() as i32;
     let (lo, hi) = (-(cells - m) / 2, (cells + 1 - m) / 2);
     if !(lo..=hi).contains(&score) {
@@ -463,7 +469,7 @@ fn harm_ply<const W: usize, const H: usize>(
         return None;
     }
     // Refusing every false hit (no ply reaches `hi`) leaves an exact search.
-    let (mut lo, mut hi) = (0, (W * H) as u32 - pos.moves() + 1);
+    let (mut lo, mut hi) = (0, Position::<W, H>::cells() - pos.moves() + 1);
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
         if wrong(mid) {

@@ -69,6 +69,7 @@
 pub mod bitboard;
 pub mod book;
 pub mod checkpoint;
+mod dims;
 pub mod engine;
 pub mod experiment;
 mod ordering;

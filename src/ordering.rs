@@ -10,12 +10,13 @@
 //! best move).
 
 use crate::bitboard::Bitboard;
+use crate::dims;
 use crate::position::{winning_cells, Position};
 
 /// The `i`-th column (0-based) of the centre-first order of a `width`-wide board: `width / 2`,
 /// then alternately left and right of it, nearest first (on an even width the right one of
 /// the two centre columns comes first).
-const fn centre_column(i: usize, width: usize) -> usize {
+pub(crate) const fn centre_column(i: usize, width: usize) -> usize {
     let off = i.div_ceil(2);
     if i % 2 == 1 {
         width / 2 - off
@@ -66,9 +67,9 @@ impl<const W: usize, B: Bitboard> MoveList<W, B> {
     ///
     /// Each move's place is the number of moves ahead of it, counted without a branch (a
     /// sort that moved entries one at a time branched on the scores, which the CPU could
-    /// not predict: BENCHMARKS.md, "Branch-free bounds and move list").
+    /// not predict: docs/search-ledger.md, "Branch-free bounds and move list").
     #[inline(always)]
-    pub(crate) fn rank(&mut self, moves: &[B; W], scores: &[u32; W]) {
+    pub(crate) fn rank(&mut self, moves: &[B; W], scores: &[u32; W], width: usize) {
         // Distinct keys, 0 for no move: the score, then the earlier entry first.
         let mut keys = [0u32; W];
         for (i, key) in keys.iter_mut().enumerate() {
@@ -78,8 +79,9 @@ impl<const W: usize, B: Bitboard> MoveList<W, B> {
                 0
             };
         }
+        // Only the board's `width` entries can hold a move (all `W` of a compiled size).
         let mut len = 0;
-        for i in 0..W {
+        for i in 0..width.min(W) {
             let mut ahead = 0;
             for &k in &keys {
                 ahead += usize::from(k > keys[i]);
@@ -154,11 +156,11 @@ pub(crate) fn threat_score<const W: usize, const H: usize, B: Bitboard>(
 ///
 /// The columns are computed in lanes of eight, which the compiler turns into one 512-bit
 /// vector of 64-bit words where the CPU has them (with seven lanes it split the array into
-/// pieces and shuffled between them: BENCHMARKS.md, "A cheaper node: the per-move threats in
+/// pieces and shuffled between them: docs/search-ledger.md, "A cheaper node: the per-move threats in
 /// vector lanes"). The lanes are kept in whole vectors, those past the board's last column included, each written with one full
 /// store: a load of the vector cannot be forwarded from a masked store (nor from a store of
 /// seven lanes and another of the eighth), and waits for the stores to reach the cache. On
-/// seven columns that wait took a tenth of a 7x6 profile's samples (BENCHMARKS.md,
+/// seven columns that wait took a tenth of a 7x6 profile's samples (docs/search-ledger.md,
 /// "A cheaper node: the per-move threats in vector lanes"). A full column's lane holds the
 /// position's own winning cells (no move); callers read the lanes of the moves they have.
 pub(crate) struct AfterEach<const W: usize, B: Bitboard> {
@@ -189,7 +191,7 @@ impl<const W: usize, B: Bitboard> AfterEach<W, B> {
             self.compute(pos);
             self.ready = true;
         }
-        &self.lanes[..W]
+        &self.lanes[..Position::<W, H, B>::w()]
     }
 
     /// The lane of column `col`, if computed.
@@ -206,7 +208,8 @@ impl<const W: usize, B: Bitboard> AfterEach<W, B> {
         let (cur, mask) = (pos.current(), pos.mask());
         let possible = pos.possible();
         let after = |mv: B| winning_cells::<W, H, B>(cur | mv, mask | mv);
-        for first in (0..W).step_by(LANES) {
+        let w = Position::<W, H, B>::w();
+        for first in (0..w).step_by(LANES) {
             let mut lanes = [B::ZERO; LANES];
             let n = if B::BITS <= 64 {
                 // Every lane computes the same expression, the cells of the columns past the
@@ -214,8 +217,24 @@ impl<const W: usize, B: Bitboard> AfterEach<W, B> {
                 // was written with a store of its own, which the vector's load could not be
                 // forwarded from.
                 let mut cols = [B::ZERO; LANES];
-                for (k, c) in cols.iter_mut().enumerate().take(W - first) {
-                    *c = Position::<W, H, B>::column_mask(first + k);
+                if dims::is_run_time::<H>() {
+                    // All the lanes in one pass, without a branch, so that the vector is
+                    // built in registers rather than from lane-sized stores.
+                    let low = Position::<W, H, B>::column_mask(0);
+                    let h1 = Position::<W, H, B>::h() + 1;
+                    for (k, c) in cols.iter_mut().enumerate() {
+                        let col = first + k;
+                        let (shift, keep) = if col < w {
+                            (col * h1, B::ZERO.wrapping_sub(B::ONE))
+                        } else {
+                            (0, B::ZERO)
+                        };
+                        *c = (low << shift) & keep;
+                    }
+                } else {
+                    for (k, c) in cols.iter_mut().enumerate().take(w - first) {
+                        *c = Position::<W, H, B>::column_mask(first + k);
+                    }
                 }
                 for (t, &c) in lanes.iter_mut().zip(&cols) {
                     *t = after(possible & c);
@@ -223,7 +242,7 @@ impl<const W: usize, B: Bitboard> AfterEach<W, B> {
                 LANES
             } else {
                 // The array of columns made 128-bit boards 15 % slower.
-                let n = LANES.min(W - first);
+                let n = LANES.min(w - first);
                 for (k, t) in lanes.iter_mut().enumerate().take(n) {
                     *t = after(possible & Position::<W, H, B>::column_mask(first + k));
                 }
@@ -290,9 +309,9 @@ mod tests {
     #[test]
     fn list_sorts_stably() {
         let mut l = MoveList::<7, u64>::new();
-        l.rank(&[1, 0, 2, 4, 8, 0, 16], &[0, 9, 5, 0, 5, 9, 1]);
+        l.rank(&[1, 0, 2, 4, 8, 0, 16], &[0, 9, 5, 0, 5, 9, 1], 7);
         assert_eq!(l.as_slice(), &[2, 8, 16, 1, 4]);
-        l.rank(&[0; 7], &[3; 7]);
+        l.rank(&[0; 7], &[3; 7], 7);
         assert_eq!(l.as_slice(), &[] as &[u64]);
         // Against a stable sort, on random scores and moves.
         let mut s = 7u64;
@@ -309,7 +328,7 @@ mod tests {
                 .map(|i| (scores[i], moves[i]))
                 .collect();
             want.sort_by_key(|a| std::cmp::Reverse(a.0));
-            l.rank(&moves, &scores);
+            l.rank(&moves, &scores, 7);
             let want: Vec<u64> = want.into_iter().map(|(_, m)| m).collect();
             assert_eq!(l.as_slice(), &want[..], "{moves:?} {scores:?}");
         }

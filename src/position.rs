@@ -51,6 +51,7 @@
 //! they round-trip.
 
 use crate::bitboard::Bitboard;
+use crate::dims::{self, RUN_W};
 use std::fmt;
 
 /// The character naming column `col` (0-based) in a move string: `1`..`9`, then `a`, `b`,
@@ -182,17 +183,36 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
             W * (H + 1) <= B::BITS as usize,
             "a W x H board needs W * (H + 1) bits: use a wider Bitboard word"
         );
-        assert!(W >= 1 && H >= 1);
+        // `H == 0` only for the run-time-sized instance (`crate::dims`).
+        assert!(W >= 1 && (H >= 1 || W == RUN_W));
         assert!(W <= 12, "the move-string format names at most 12 columns");
     };
-    /// Board width (number of columns).
+    /// Board width (number of columns) of a compiled size.
     pub const WIDTH: usize = W;
     /// Board height (number of rows).
     pub const HEIGHT: usize = H;
-    /// Number of cells.
+    /// Number of cells of a compiled size.
     pub const CELLS: u32 = (W * H) as u32;
+    /// Board width (number of columns): `W`, or the run-time width (`crate::dims`).
+    #[inline(always)]
+    pub(crate) fn w() -> usize {
+        dims::width::<W, H>()
+    }
+    /// Board height (number of rows): `H`, or the run-time height.
+    #[inline(always)]
+    pub(crate) fn h() -> usize {
+        dims::height::<W, H>()
+    }
     /// Bits per column, spare bit included.
-    const H1: usize = H + 1;
+    #[inline(always)]
+    fn h1() -> usize {
+        Self::h() + 1
+    }
+    /// Number of cells.
+    #[inline(always)]
+    pub(crate) fn cells() -> u32 {
+        (Self::w() * Self::h()) as u32
+    }
     /// One bit at the bottom of every column, as a `u128`.
     const BOTTOM_BITS: u128 = {
         let mut b = 0u128;
@@ -218,22 +238,31 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     /// One bit at the bottom of every column.
     #[inline(always)]
     pub(crate) fn bottom() -> B {
+        if dims::is_run_time::<H>() {
+            return B::from_u128(dims::current().bottom);
+        }
         B::from_u128(Self::BOTTOM_BITS)
     }
     /// Every playable cell.
     #[inline(always)]
     pub(crate) fn board() -> B {
+        if dims::is_run_time::<H>() {
+            return B::from_u128(dims::current().board);
+        }
         B::from_u128(Self::BOARD_BITS)
     }
     /// Cells of even rows (0, 2, 4, …; row 0 is the bottom) inside the board.
     #[inline(always)]
     pub(crate) fn even_rows() -> B {
+        if dims::is_run_time::<H>() {
+            return B::from_u128(dims::current().even_rows);
+        }
         B::from_u128(Self::EVEN_ROWS_BITS)
     }
     /// Cells of odd rows inside the board.
     #[inline(always)]
     pub(crate) fn odd_rows() -> B {
-        B::from_u128(Self::BOARD_BITS & !Self::EVEN_ROWS_BITS)
+        Self::board() & !Self::even_rows()
     }
     /// The follower's rows: those of the top row's parity (`H - 1`, `H - 3`, …). In a column
     /// with an even number of empty cells, a player who answers every move of the other on
@@ -242,7 +271,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     /// of even height these are the odd rows, on boards of odd height the even ones.
     #[inline(always)]
     pub(crate) fn follower_rows() -> B {
-        if H % 2 == 0 {
+        if Self::h() % 2 == 0 {
             Self::odd_rows()
         } else {
             Self::even_rows()
@@ -251,6 +280,9 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     /// The cells of the rows below row `n` (rows `0..n`; all of the board for `n >= H`).
     #[inline(always)]
     pub(crate) fn rows_below(n: usize) -> B {
+        if dims::is_run_time::<H>() {
+            return B::from_u128(dims::current().rows_below[n.min(13)]);
+        }
         let n = n.min(H);
         B::from_u128(Self::BOTTOM_BITS * ((1u128 << n) - 1))
     }
@@ -289,18 +321,18 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     pub fn play_str(&mut self, moves: &str) -> Result<(), ParseError> {
         let mut p = *self;
         for (index, ch) in moves.chars().enumerate() {
-            let digit = column_number(ch, W).ok_or(ParseError {
+            let digit = column_number(ch, Self::w()).ok_or(ParseError {
                 index,
                 kind: ParseErrorKind::InvalidCharacter(ch),
             })?;
-            if digit == 0 || digit as usize > W {
+            if digit == 0 || digit as usize > Self::w() {
                 return Err(ParseError {
                     index,
                     kind: ParseErrorKind::ColumnOutOfRange(digit),
                 });
             }
             let col = digit as usize - 1;
-            if p.moves >= Self::CELLS {
+            if p.moves >= Self::cells() {
                 return Err(ParseError {
                     index,
                     kind: ParseErrorKind::BoardFull,
@@ -356,36 +388,39 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
 
     /// True when no cell is left.
     #[inline]
-    pub const fn is_full(&self) -> bool {
-        self.moves >= Self::CELLS
+    pub fn is_full(&self) -> bool {
+        self.moves >= Self::cells()
     }
 
     /// The mask of column `col` (0-based).
     #[inline]
     pub fn column_mask(col: usize) -> B {
-        ((B::ONE << H) - B::ONE) << (col * Self::H1)
+        ((B::ONE << Self::h()) - B::ONE) << (col * Self::h1())
     }
 
     #[inline]
     fn top_mask(col: usize) -> B {
-        B::ONE << (H - 1 + col * Self::H1)
+        B::ONE << (Self::h() - 1 + col * Self::h1())
     }
 
     #[inline]
     fn bottom_mask(col: usize) -> B {
-        B::ONE << (col * Self::H1)
+        B::ONE << (col * Self::h1())
     }
 
     /// The column (0-based) of a one-bit move.
     #[inline]
     pub fn column_of(bit: B) -> usize {
-        bit.trailing_zeros() as usize / Self::H1
+        if dims::is_run_time::<H>() {
+            return dims::current().column_of_bit(bit.trailing_zeros());
+        }
+        bit.trailing_zeros() as usize / Self::h1()
     }
 
     /// True when column `col` (0-based) has room.
     #[inline]
     pub fn can_play(&self, col: usize) -> bool {
-        col < W && self.mask & Self::top_mask(col) == B::ZERO
+        col < Self::w() && self.mask & Self::top_mask(col) == B::ZERO
     }
 
     /// The cell a stone dropped in each column would take, as a bitboard.
@@ -513,7 +548,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     /// safe.
     #[inline]
     pub fn dead_stones(&self) -> B {
-        let h1 = H + 1;
+        let h1 = column_step::<W, H>();
         let (board, mask, mine) = (Self::board(), self.mask, self.current);
         // Lines are named by their first cell: `gather` marks the lines holding one of the
         // cells `c`, `spread` the cells of the lines `w`.
@@ -570,7 +605,8 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     #[inline]
     pub(crate) fn canonical_child_key((key, mirrored): (B, B), bit: B) -> B {
         let col = Self::column_of(bit);
-        let mirrored_bit = (bit >> (col * Self::H1)) << ((W - 1 - col) * Self::H1);
+        let h1 = Self::h1();
+        let mirrored_bit = (bit >> (col * h1)) << ((Self::w() - 1 - col) * h1);
         (key + bit).min(mirrored + mirrored_bit)
     }
 
@@ -589,7 +625,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     /// The stone at (`col`, `row`), 0-based from the bottom left: `Some(true)` for the first
     /// player, `Some(false)` for the second, `None` for an empty cell.
     pub fn cell(&self, col: usize, row: usize) -> Option<bool> {
-        let bit = B::ONE << (col * Self::H1 + row);
+        let bit = B::ONE << (col * Self::h1() + row);
         if self.mask & bit == B::ZERO {
             return None;
         }
@@ -621,8 +657,8 @@ impl<const W: usize, const H: usize, B: Bitboard> fmt::Debug for Position<W, H, 
 /// Draws the board, top row first: `X` for the first player, `O` for the second, `.` empty.
 impl<const W: usize, const H: usize, B: Bitboard> fmt::Display for Position<W, H, B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for row in (0..H).rev() {
-            for col in 0..W {
+        for row in (0..Self::h()).rev() {
+            for col in 0..Self::w() {
                 let c = match self.cell(col, row) {
                     Some(true) => 'X',
                     Some(false) => 'O',
@@ -635,7 +671,7 @@ impl<const W: usize, const H: usize, B: Bitboard> fmt::Display for Position<W, H
             }
             writeln!(f)?;
         }
-        for col in 0..W {
+        for col in 0..Self::w() {
             if col > 0 {
                 f.write_str(" ")?;
             }
@@ -645,10 +681,19 @@ impl<const W: usize, const H: usize, B: Bitboard> fmt::Display for Position<W, H
     }
 }
 
+/// The step between a column's cell and its neighbour's (`H + 1`), less than 16, masked so
+/// that the compiler sees it: three steps are less than 64, and a 128-bit shift by a
+/// run-time amount known to be below 64 needs no code for the larger amounts (on the
+/// run-time-sized instance, `crate::dims`; a compiled size's step is a constant anyway).
+#[inline(always)]
+fn column_step<const W: usize, const H: usize>() -> usize {
+    (dims::height::<W, H>() + 1) & 15
+}
+
 /// Empty cells of the board that complete a four with the stones `p`.
 #[inline]
 pub(crate) fn winning_cells<const W: usize, const H: usize, B: Bitboard>(p: B, mask: B) -> B {
-    let h1 = H + 1;
+    let h1 = column_step::<W, H>();
     // Vertical: three stones below the cell.
     let mut r = (p << 1) & (p << 2) & (p << 3);
     // Horizontal (h1), and the two diagonals (h1 - 1, h1 + 1).
@@ -668,10 +713,10 @@ pub(crate) fn winning_cells<const W: usize, const H: usize, B: Bitboard>(p: B, m
 /// On 64-bit words the four directions are all computed, with one branch at the end: an
 /// exit after each direction was a branch on the cells that the CPU mispredicted, and cost
 /// more than the directions it saved. On 128-bit words, where each direction takes twice
-/// the instructions, the exits still pay (BENCHMARKS.md, "Branch-free bounds and move list").
+/// the instructions, the exits still pay (docs/search-ledger.md, "Branch-free bounds and move list").
 #[inline]
 pub(crate) fn has_four<const W: usize, const H: usize, B: Bitboard>(p: B) -> bool {
-    let h1 = H + 1;
+    let h1 = column_step::<W, H>();
     let mut r = B::ZERO;
     for s in [1, h1, h1 - 1, h1 + 1] {
         let m = p & (p >> s);
@@ -690,7 +735,7 @@ pub(crate) fn has_four<const W: usize, const H: usize, B: Bitboard>(p: B) -> boo
 /// the playable cells, while any empty cell it may get can complete another line.
 #[inline]
 pub(crate) fn has_four_split<const W: usize, const H: usize, B: Bitboard>(p: B, up: B) -> bool {
-    let h1 = H + 1;
+    let h1 = column_step::<W, H>();
     let m = up & (up >> 1);
     let mut r = m & (m >> 2);
     for s in [h1, h1 - 1, h1 + 1] {
@@ -723,11 +768,11 @@ fn gather_all<B: Bitboard>(c: B, s: usize) -> B {
 /// Reverses the column order of a bitboard (spare bits included).
 #[inline]
 fn mirror_bits<const W: usize, const H: usize, B: Bitboard>(b: B) -> B {
-    let h1 = H + 1;
+    let (w, h1) = (dims::width::<W, H>(), dims::height::<W, H>() + 1);
     let col = (B::ONE << h1) - B::ONE;
     let mut out = B::ZERO;
-    for c in 0..W {
-        out |= ((b >> (c * h1)) & col) << ((W - 1 - c) * h1);
+    for c in 0..w {
+        out |= ((b >> (c * h1)) & col) << ((w - 1 - c) * h1);
     }
     out
 }
@@ -764,7 +809,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Position<W, H, B> {
     /// Test helper: plays a column drawn with [`xorshift`] from `s` among those whose move
     /// does not win at once; false, having played nothing, when there is none.
     pub(crate) fn play_random_quiet(&mut self, s: &mut u64) -> bool {
-        let cols: Vec<usize> = (0..W)
+        let cols: Vec<usize> = (0..Self::w())
             .filter(|&c| self.can_play(c) && !self.is_winning_move(c))
             .collect();
         if cols.is_empty() {

@@ -26,6 +26,7 @@
 //! each, which is the better use of threads for many short solves.
 
 use crate::bitboard::Bitboard;
+use crate::dims::{self, Dims, RUN_H, RUN_W};
 use crate::ordering::centre_order;
 use crate::position::{key_bits, Position};
 use crate::search::isa::{with_isa, Isa};
@@ -351,13 +352,35 @@ impl SolverBuilder {
                 ),
             });
         }
+        let bits = key_bits(dims::width::<W, H>(), dims::height::<W, H>());
         // The nodes near the end get a table of their own when the search uses one.
         let table = if self.params.near_empty > 0 {
-            Table::with_near(self.table_mib, key_bits(W, H), self.threads)?
+            Table::with_near(self.table_mib, bits, self.threads)?
         } else {
-            Table::new(self.table_mib, key_bits(W, H))?
+            Table::new(self.table_mib, bits)?
         };
         self.build_on(table)
+    }
+
+    /// Builds the run-time-sized solver (`crate::dims`) for `width` x `height` boards on
+    /// bitboards of type `B`: the engine's solver of the sizes this build does not compile.
+    pub(crate) fn build_sized<B: Bitboard>(
+        self,
+        width: usize,
+        height: usize,
+    ) -> Result<Solver<RUN_W, RUN_H, B>, BuildError> {
+        match Dims::new(width, height) {
+            Some(d) if width * (height + 1) <= B::BITS as usize => {
+                let _entered = d.enter();
+                self.build()
+            }
+            _ => Err(BuildError {
+                msg: format!(
+                    "a {width}x{height} board does not fit {}-bit positions",
+                    B::BITS
+                ),
+            }),
+        }
     }
 
     /// As [`SolverBuilder::build`] on a table built by the caller (the crate's experiments:
@@ -371,7 +394,16 @@ impl SolverBuilder {
                 msg: format!("the number of threads must be 1 to {MAX_THREADS}"),
             });
         }
+        let dims = match Dims::new(dims::width::<W, H>(), dims::height::<W, H>()) {
+            Some(d) => d,
+            None => {
+                return Err(BuildError {
+                    msg: "the run-time-sized solver needs a board size".into(),
+                })
+            }
+        };
         Ok(Solver {
+            dims,
             table,
             threads: self.threads,
             pin: self.pin,
@@ -435,6 +467,9 @@ pub struct Solver<const W: usize = 7, const H: usize = 6, B: Bitboard = u64> {
     /// Bounds handed in from a checkpoint ([`Solver::resume_from`]): an exact solve of that
     /// very position starts its driver from them.
     resumed: Mutex<Option<RootBounds>>,
+    /// The board's dimensions, which the run-time-sized instance (`crate::dims`) enters in
+    /// every thread it runs the search on.
+    dims: Dims,
     _word: std::marker::PhantomData<fn() -> B>,
 }
 
@@ -502,6 +537,11 @@ impl Solver<7, 6> {
 }
 
 impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
+    /// The board's dimensions.
+    pub(crate) fn dims(&self) -> Dims {
+        self.dims
+    }
+
     /// Parses a move string on this solver's board (see [`Position::parse`]).
     pub fn parse(&self, moves: &str) -> Result<Position<W, H, B>, crate::ParseError> {
         Position::parse(moves)
@@ -677,6 +717,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         self.table.new_generation();
         let mode = if weak { Mode::Weak } else { Mode::Exact };
         let one = |(i, p): (usize, &Position<W, H, B>)| {
+            let _dims = self.dims.enter_for::<H>();
             let r = self.run(p, mode, &mut |_| {}, 1, false, None);
             on_done(i, &r);
             r
@@ -717,7 +758,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
     ) -> Result<Analysis, Interrupted> {
         let start = Instant::now();
         let until = budget.and_then(|b| start.checked_add(b));
-        let mut columns = vec![None; W];
+        let mut columns = vec![None; self.dims.width];
         let mut nodes = 0;
         let mut stopped = false;
         for (col, slot) in columns.iter_mut().enumerate() {
@@ -1019,7 +1060,10 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
                     // A helper the OS will not start is only a helper less: the answer does
                     // not depend on how many threads search.
                     if std::thread::Builder::new()
-                        .spawn_scoped(s, move || work(t))
+                        .spawn_scoped(s, move || {
+                            let _dims = self.dims.enter_for::<H>();
+                            work(t)
+                        })
                         .is_err()
                     {
                         break;
@@ -1097,7 +1141,7 @@ impl<const W: usize, const H: usize, B: Bitboard> Solver<W, H, B> {
         } else {
             next
         };
-        centre_order(W)
+        centre_order(Position::<W, H, B>::w())
             .into_iter()
             .find(|&c| any & Position::<W, H, B>::column_mask(c) != B::ZERO)
     }

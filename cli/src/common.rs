@@ -23,6 +23,10 @@ pub struct Common {
     /// Search tuning for experiments: NAME=VALUE (see `fourfold::Params`).
     #[arg(long = "param", value_name = "NAME=VALUE", hide = true)]
     pub params: Vec<String>,
+    /// Solve with the run-time-sized solver even where this build compiles the board's size
+    /// (to measure one against the other: same scores, same nodes).
+    #[arg(long = "run-time-sized")]
+    pub run_time_sized: bool,
 }
 
 /// The default table size: a sixteenth of physical memory, clamped to 64..=256 MiB.
@@ -116,7 +120,12 @@ pub fn build(
         .threads(threads)
         .pin(common.pin)
         .time_limit(limit);
-    Engine::new(board, builder).map_err(|e| match e.kind() {
+    let engine = if common.run_time_sized {
+        Engine::new_run_time_sized(board, builder)
+    } else {
+        Engine::new(board, builder)
+    };
+    engine.map_err(|e| match e.kind() {
         ErrorKind::Build(_) => format!("{board} board: {e} (set the table size with --tt-mb)"),
         _ => e.to_string(),
     })

@@ -84,8 +84,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
     pub(super) fn by_moves(pos: &Position<W, H, B>, next: B) -> ByMoves {
         let moves = pos.moves() as i32;
         if next == B::ZERO {
-            ByMoves::Decided(-(Self::CELLS - moves) / 2)
-        } else if moves >= Self::CELLS - 2 {
+            ByMoves::Decided(-(Self::cells() - moves) / 2)
+        } else if moves >= Self::cells() - 2 {
             ByMoves::Decided(0)
         } else if next & (next - B::ONE) == B::ZERO {
             ByMoves::Forced
@@ -135,8 +135,8 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
         after: &mut AfterEach<W, B>,
     ) -> Result<(), i32> {
         let moves = pos.moves() as i32;
-        w.raise(-(Self::CELLS - 2 - moves) / 2)?;
-        let mut max = (Self::CELLS - 1 - moves) / 2;
+        w.raise(-(Self::cells() - 2 - moves) / 2)?;
+        let mut max = (Self::cells() - 1 - moves) / 2;
         if self.params.claim_even {
             self.parity_bounds(pos, next, opp_threats, w, &mut max, after)?;
         }
@@ -160,7 +160,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
         max: &mut i32,
     ) -> Result<(), i32> {
         let empty = Position::<W, H, B>::board() & !pos.mask();
-        if (Self::CELLS - pos.moves() as i32) % 2 == 1 {
+        if (Self::cells() - pos.moves() as i32) % 2 == 1 {
             if *max > 0 && !has_four::<W, H, B>(pos.current() | empty) {
                 *max = 0;
             }
@@ -193,9 +193,9 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
         // heights) or `H - 1` (odd ones), the most a column has above a follower's row (see
         // `sure_threats` and `sure_four_value`); an odd threat wins with no more
         // (`odd_threat_bound`).
-        let reach = H.div_ceil(2) as i32;
+        let reach = Position::<W, H, B>::h().div_ceil(2) as i32;
         let (cur, mask) = (pos.current(), pos.mask());
-        if (Self::CELLS - moves) % 2 == 0 {
+        if (Self::cells() - moves) % 2 == 0 {
             // An even number of empty cells: the opponent can follow us up.
             if w.alpha >= -reach && (self.params.claim_even_general || pos.columns_paired()) {
                 if let Some(b) = follow_up_bound::<W, H, B>(cur, cur ^ mask, opp_threats, mask) {
@@ -238,7 +238,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
                     // Our threats after each move (computed for all the moves at once, and
                     // kept for the move order), and the bounds after each move, also at once.
                     let lanes = after.get(pos);
-                    if B::BITS <= 64 && W <= LANES {
+                    if B::BITS <= 64 && Position::<W, H, B>::w() <= LANES {
                         let (bounds, mut again) =
                             follow_up_after_each::<W, H, B>(cur ^ mask, cur, mask, tried, lanes);
                         w.raise_each(&bounds)?;

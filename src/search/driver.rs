@@ -109,7 +109,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
     ///
     /// Which test to ask first depends on the sign of the score, which nothing in the
     /// position tells: "above 0?" first costs one test more on a second-player win, "above
-    /// -1?" first one more on a first-player win (BENCHMARKS.md, "The first question and the
+    /// -1?" first one more on a first-player win (docs/search-ledger.md, "The first question and the
     /// first move's guess"). So the two tests are first asked of the first move in
     /// centre-first order alone:
     /// - above `t`: the root is too; that is the new lower bound, and the driver goes on
@@ -138,7 +138,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
             first_test: t,
         };
         let next = pos.non_losing_moves();
-        let Some(&col) = Self::ORDER
+        let Some(&col) = Self::columns()
             .iter()
             .find(|&&c| next & Position::<W, H, B>::column_mask(c) != B::ZERO)
         else {
@@ -236,7 +236,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
     }
 
     /// The column (0-based) that achieves `score`, the exact score of `pos` (or, for a weak
-    /// solve, the outcome: 1 or 0), first in the centre-first order ([`Self::ORDER`]): the one
+    /// solve, the outcome: 1 or 0), first in the centre-first order ([`Self::columns`]): the one
     /// tie-break rule of every front end (see [`crate::ordering`]). `None` if the game is over
     /// or the search was stopped.
     ///
@@ -252,7 +252,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
         }
         let possible = pos.possible();
         let first_in = |set: B| {
-            Self::ORDER
+            Self::columns()
                 .iter()
                 .copied()
                 .find(|&c| set & Position::<W, H, B>::column_mask(c) != B::ZERO)
@@ -265,7 +265,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
             // Lost at once whatever we play: every legal move scores the same.
             return first_in(possible);
         }
-        for &col in Self::ORDER.iter() {
+        for &col in Self::columns().iter() {
             let mv = next & Position::<W, H, B>::column_mask(col);
             if mv == B::ZERO {
                 continue;

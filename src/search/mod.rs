@@ -62,7 +62,7 @@
 //!   children. That takes 1.5-13 % of the nodes of the whole boards away and pays in time
 //!   there, but costs time in short searches, whose subtrees near the root are small: it
 //!   starts once the thread has searched `Params::every_ply_after` (2^17) nodes
-//!   (BENCHMARKS.md, "Where the table is used: every ply near the root, ETC").
+//!   (docs/search-ledger.md, "Where the table is used: every ply near the root, ETC").
 //! - A position and its mirror image share one entry: the table is keyed by the smaller of
 //!   their two keys (`Position::canonical_key`), and a move read from or written to an entry
 //!   keyed by the mirror image is mirrored.
@@ -87,6 +87,7 @@ mod tests;
 pub use params::Params;
 
 use crate::bitboard::Bitboard;
+use crate::dims;
 use crate::ordering::{column_order, LANES};
 use crate::position::Position;
 use crate::sync::{AtomicU64, Ordering};
@@ -258,8 +259,23 @@ struct Guess {
 }
 
 impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H, B, I> {
-    const CELLS: i32 = (W * H) as i32;
     const ORDER: [usize; W] = column_order::<W>();
+
+    /// Number of cells of the board.
+    #[inline(always)]
+    fn cells() -> i32 {
+        Position::<W, H, B>::cells() as i32
+    }
+
+    /// The columns from the centre outwards ([`column_order`]).
+    #[inline(always)]
+    fn columns() -> &'static [usize] {
+        if dims::is_run_time::<H>() {
+            dims::order(Position::<W, H, B>::w())
+        } else {
+            &Self::ORDER
+        }
+    }
 
     /// A searcher of level `I`; panics where the CPU lacks the level's features (the solver
     /// builds only those of [`isa::level`]).
@@ -279,7 +295,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
             // The thread's own near table: its index in the solve, or in a batch
             // (`Solver::solve_many`, whose workers each solve alone, as thread 0) its worker's.
             near: table.near(thread + rayon::current_thread_index().unwrap_or(0)),
-            near_from: (Self::CELLS as u32).saturating_sub(params.near_empty),
+            near_from: (Self::cells() as u32).saturating_sub(params.near_empty),
             _word: std::marker::PhantomData,
         }
     }
@@ -293,15 +309,15 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
     /// The score when the player to move wins with its next stone.
     #[inline]
     pub(crate) fn win_now(moves: u32) -> i32 {
-        (Self::CELLS + 1 - moves as i32) / 2
+        (Self::cells() + 1 - moves as i32) / 2
     }
 
     /// The score bounds of a position before any search.
     pub(crate) fn initial_window(pos: &Position<W, H, B>) -> Window {
         let m = pos.moves() as i32;
         Window {
-            lower: -(Self::CELLS - m) / 2,
-            upper: (Self::CELLS + 1 - m) / 2,
+            lower: -(Self::cells() - m) / 2,
+            upper: (Self::cells() + 1 - m) / 2,
         }
     }
 

@@ -25,7 +25,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
     ///    the root): the table's bounds and move; near the end of the game,
     ///    [`Self::static_children`]: the children's own stages 1 and 2, all before any is
     ///    searched.
-    /// 4. [`Self::children`]: the table's move, then [`Self::order`]'s list, searched in
+    /// 4. [`Self::children`]: the table's move, then [`Self::columns`]'s list, searched in
     ///    [`Self::child_loop`].
     /// 5. [`Self::store`]: the result, with the kind of bound it is, into the probed slot.
     pub(crate) fn negamax(&mut self, pos: &Position<W, H, B>, alpha: i32, beta: i32) -> i32 {
@@ -86,7 +86,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
         let alpha0 = w.alpha;
         let mut next = next;
         let mut decided = (i32::MIN, B::ZERO);
-        if Self::CELLS as u32 - pos.moves() <= self.params.static_children_empty {
+        if Self::cells() as u32 - pos.moves() <= self.params.static_children_empty {
             decided = self.static_children(pos, &mut next, w, &mut after)?;
             if next == B::ZERO {
                 return Err(decided.0);
@@ -116,7 +116,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
         Ok(found.cutoff.unwrap_or(found.best))
     }
 
-    /// Stage 4: the children, the table's move first, the others in [`Self::order`]'s order,
+    /// Stage 4: the children, the table's move first, the others in [`Self::columns`]'s order,
     /// until one reaches `beta`. With several threads, near the root, each child is marked as
     /// being searched, with its window, from before it is entered until it returns, and a
     /// child another thread is searching now with the same window is put off (ABDADA's
@@ -201,7 +201,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
         list: &mut MoveList<W, B>,
     ) {
         let moves = pos.moves();
-        let empty = Self::CELLS as u32 - moves;
+        let empty = Self::cells() as u32 - moves;
         let threats = empty > self.params.threat_order_min_empty;
         // A window far from 0 asks whether a side wins quickly: forcing moves (threats the
         // opponent must answer at once) then come first.
@@ -214,7 +214,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
         let lanes = threats.then(|| after.get(pos));
         // In centre-first order, which breaks ties.
         let (mut moves, mut scores) = ([B::ZERO; W], [0; W]);
-        for (i, &col) in Self::ORDER.iter().enumerate() {
+        for (i, &col) in Self::columns().iter().enumerate() {
             moves[i] = rest & Position::<W, H, B>::column_mask(col);
             scores[i] = match lanes {
                 Some(t) if bonus == 0 => t[col].count_ones(),
@@ -224,7 +224,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
                 _ => 0,
             };
         }
-        list.rank(&moves, &scores);
+        list.rank(&moves, &scores, Position::<W, H, B>::w());
     }
 
     /// The child after `mv`, searched in the window `w` and seen from this node (negated).

@@ -27,7 +27,7 @@ pub struct Params {
     pub every_ply_min_empty: u32,
     /// The nodes a thread's search counts before `every_ply_min_empty` applies. The extra
     /// probes near the root pay in long searches, whose subtrees there are large, and cost
-    /// time in short ones (BENCHMARKS.md, "Where the table is used: every ply near the root,
+    /// time in short ones (docs/search-ledger.md, "Where the table is used: every ply near the root,
     /// ETC"); the count tells them apart.
     pub every_ply_after: u64,
     /// Windows with `beta >= forcing_from` or `alpha <= -forcing_from` (is there a quick

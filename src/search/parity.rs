@@ -386,7 +386,7 @@ pub(super) const NO_BOUND: i32 = i32::MIN;
 /// Every lane computes the same expression without a branch, those past the last column on
 /// no move (as in `AfterEach::compute`), which the compiler turns into vector
 /// instructions. One move after another, the early exits of each bound mispredicted, and
-/// the branch-free pass over all the columns is faster (BENCHMARKS.md, "Branch-free bounds and
+/// the branch-free pass over all the columns is faster (docs/search-ledger.md, "Branch-free bounds and
 /// move list").
 #[inline(always)]
 pub(super) fn follow_up_after_each<const W: usize, const H: usize, B: Bitboard>(
@@ -396,9 +396,10 @@ pub(super) fn follow_up_after_each<const W: usize, const H: usize, B: Bitboard>(
     tried: B,
     after: &[B],
 ) -> ([i32; LANES], u32) {
-    debug_assert!(B::BITS <= 64 && W <= LANES);
+    let w = Position::<W, H, B>::w();
+    debug_assert!(B::BITS <= 64 && w <= LANES);
     let (mut moves, mut threats) = ([B::ZERO; LANES], [B::ZERO; LANES]);
-    for k in 0..W {
+    for k in 0..w {
         moves[k] = tried & Position::<W, H, B>::column_mask(k);
         threats[k] = after[k];
     }
@@ -546,7 +547,7 @@ pub(super) fn aftereven_may<const W: usize, const H: usize, B: Bitboard>(
     empty: B,
 ) -> bool {
     let mut rows = B::ZERO;
-    for r in follower_rows_below_top::<H>() {
+    for r in follower_rows_below_top(Position::<W, H, B>::h()) {
         let low = Position::<W, H, B>::rows_below(r + 1);
         let row = Position::<W, H, B>::bottom() << r;
         rows |= if has_four_split::<W, H, B>(cells & low, up & low) {
@@ -603,9 +604,10 @@ pub(super) fn sure_four_value<const W: usize, const H: usize, B: Bitboard>(
     sure: B,
 ) -> i32 {
     let mut v = -i32::from(has_four::<W, H, B>(sure));
-    for r in follower_rows_below_top::<H>().rev() {
+    let h = Position::<W, H, B>::h();
+    for r in follower_rows_below_top(h).rev() {
         // The sure cells with at least `k` cells above them, those of row `r` and below.
-        let k = (H - 1 - r) as i32;
+        let k = (h - 1 - r) as i32;
         let low = follower | (sure & Position::<W, H, B>::rows_below(r + 1));
         v = if has_four::<W, H, B>(low) {
             -1 - k / 2
@@ -619,9 +621,8 @@ pub(super) fn sure_four_value<const W: usize, const H: usize, B: Bitboard>(
 /// The follower's rows (an even number of rows below the top one) but the top one, from the
 /// bottom up: the rows of its sure cells that have cells above them.
 #[inline(always)]
-pub(super) fn follower_rows_below_top<const H: usize>() -> std::iter::StepBy<std::ops::Range<usize>>
-{
-    ((H - 1) % 2..H - 1).step_by(2)
+pub(super) fn follower_rows_below_top(h: usize) -> std::iter::StepBy<std::ops::Range<usize>> {
+    ((h - 1) % 2..h - 1).step_by(2)
 }
 
 /// The follower's sure threats under a follow-up (module doc, *Sure threats*): the cells of
@@ -646,10 +647,11 @@ pub(super) fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
     // A column's lowest threat has no threat an even number of rows below it. Only the
     // threats that stay in their column when shifted up by `k` are shifted (on boards of
     // odd height a row's parity survives the step into the next column).
+    let h = Position::<W, H, B>::h();
     let mut lowest = threats;
     let mut k = 2;
-    while k < H {
-        lowest &= !((threats & Position::<W, H, B>::rows_below(H - k)) << k);
+    while k < h {
+        lowest &= !((threats & Position::<W, H, B>::rows_below(h - k)) << k);
         k += 2;
     }
     let cut = empty ^ ((empty + lowest) & Position::<W, H, B>::board());
@@ -659,7 +661,7 @@ pub(super) fn sure_threats<const W: usize, const H: usize, B: Bitboard>(
     // threat (`H - 2` or `H - 1`), which the parity bounds' window guards assume (`reach` in
     // `Searcher::parity_bounds`).
     let left = (cut.count_ones() + lowest.count_ones()) as i32 - 2;
-    let above = left.clamp(0, ((H - 1) & !1) as i32);
+    let above = left.clamp(0, ((h - 1) & !1) as i32);
     (cut, above)
 }
 

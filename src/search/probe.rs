@@ -43,7 +43,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
     #[inline(always)]
     pub(super) fn flip_column(c: u8, flip: bool) -> u8 {
         if flip {
-            (W - 1) as u8 - c
+            (Position::<W, H, B>::w() - 1) as u8 - c
         } else {
             c
         }
@@ -53,7 +53,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
     /// children may be probed by [`Self::etc`]).
     #[inline(always)]
     pub(super) fn stores(&self, moves: u32) -> bool {
-        let empty = Self::CELLS as u32 - moves;
+        let empty = Self::cells() as u32 - moves;
         (self.params.table_every_ply || moves % 2 == 0 || self.every_ply(moves))
             && empty >= self.params.table_min_empty
     }
@@ -75,7 +75,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
     #[inline(always)]
     pub(super) fn every_ply(&self, moves: u32) -> bool {
         let min = self.params.every_ply_min_empty;
-        min != 0 && Self::CELLS as u32 - moves >= min && self.nodes >= self.params.every_ply_after
+        min != 0 && Self::cells() as u32 - moves >= min && self.nodes >= self.params.every_ply_after
     }
 
     /// Whether a node of `moves` stones loads its children's buckets ahead of searching them:
@@ -83,7 +83,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
     /// anyway).
     #[inline(always)]
     pub(super) fn prefetches_children(&self, moves: u32) -> bool {
-        let empty = Self::CELLS as u32 - moves;
+        let empty = Self::cells() as u32 - moves;
         self.params.prefetch
             && (self.params.table_every_ply || moves % 2 == 1 || self.every_ply(moves + 1))
             && empty <= self.params.etc_min_empty
@@ -122,7 +122,7 @@ impl<'a, const W: usize, const H: usize, B: Bitboard, I: Isa> Searcher<'a, W, H,
     /// cutoff ([`Self::probe_children`]).
     #[inline(always)]
     pub(super) fn etc(&self, pos: &Position<W, H, B>, next: B, w: &mut Ab) -> Result<(), i32> {
-        if Self::CELLS as u32 - pos.moves() <= self.params.etc_min_empty {
+        if Self::cells() as u32 - pos.moves() <= self.params.etc_min_empty {
             return Ok(());
         }
         self.probe_children(pos, next, w)

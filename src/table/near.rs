@@ -31,7 +31,7 @@ impl Table {
     /// briefly, and a table the size of a core's L2 cache answers them faster than the main
     /// table's far larger memory, whose entries near the root stay for the whole solve.
     /// Shared between threads, the near table's lines moved from core to core and the gain
-    /// went (BENCHMARKS.md, "Near tables"). Each part is a table of its own, exact by
+    /// went (docs/search-ledger.md, "Near tables"). Each part is a table of its own, exact by
     /// the rule of the module docs, and any thread may use any of them.
     pub fn with_near(mib: usize, key_bits: u32, parts: usize) -> Result<Table, TableError> {
         let buckets = |mib: usize| mib.saturating_mul(1 << 20) / BUCKET_BYTES;

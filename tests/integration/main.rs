@@ -10,6 +10,7 @@ mod every_size;
 mod independent;
 mod properties;
 mod proptests;
+mod run_time_sized;
 mod testsets;
 mod tiebreak;
 mod two_word_stress;

@@ -123,14 +123,18 @@ fn engine_serves_wide_boards_and_names_what_does_not_fit() {
         let err = board.parse::<BoardSize>().unwrap_err().to_string();
         assert!(err.contains(words), "{board}: {err}");
     }
-    // A size within the limits that the default build leaves out names the feature that
-    // compiles it in.
-    #[cfg(not(feature = "all-boards"))]
-    {
-        let err = "12x9".parse::<BoardSize>().unwrap_err().to_string();
-        assert!(err.contains("--features all-boards"), "{err}");
-        assert!(err.contains("7x6"), "{err}");
-    }
+    // A size within the limits that the default build does not compile is served all the
+    // same, by the run-time-sized solver.
+    let b: BoardSize = "12x9".parse().unwrap();
+    assert_eq!(b.is_compiled(), cfg!(feature = "all-boards"));
+    let e = Engine::new(b, SolverBuilder::default()).unwrap();
+    assert_eq!(e.is_run_time_sized(), !b.is_compiled());
+    let (p, cols) = loop {
+        if let Some(g) = random_game::<12, 9, u128>(&mut rng, 9) {
+            break g;
+        }
+    };
+    assert_eq!(e.solve(&format_moves(&cols)).unwrap().score, minimax(&p));
     // Every size the issue allows and this engine lists builds (a 256 MiB table serves all).
     for b in BoardSize::SUPPORTED {
         if b.width * (b.height + 1) > 64 || b.width > 9 {
