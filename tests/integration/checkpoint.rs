@@ -95,7 +95,8 @@ fn round_trip(board: &str, moves: &str, mib: usize) {
 
 #[test]
 fn a_resumed_solve_scores_as_a_fresh_one_in_fewer_nodes_u64() {
-    // The empty 6 x 5 board (about 2 M nodes), one-word slots.
+    // The empty 6 x 5 board (about 2 M nodes), one-word slots; the default build runs this
+    // size on the run-time-sized solver.
     round_trip("6x5", "", 16);
 }
 

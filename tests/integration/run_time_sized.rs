@@ -3,6 +3,7 @@
 //! and Steininger's public 9 x 5 and 10 x 6 sets (`tests/data/9x5`, `tests/data/10x6`)
 //! solved to their reference scores, on one thread and on two, both ways.
 
+use fourfold::book::BuildOptions;
 use fourfold::{BoardSize, Engine, SolverBuilder};
 
 /// The first `limit` lines of `tests/data/<name>`, as `(moves, expected score)`.
@@ -82,21 +83,61 @@ fn reference_scores(board: &str, set: &str, limit: usize, threads: usize, run_ti
     );
 }
 
-#[test]
-fn steininger_9x5_sets_get_their_scores() {
+/// [`reference_scores`] of the first positions of each set, on one thread and two, compiled
+/// and run-time-sized.
+fn steininger(board: &str, sets: &[(&str, usize)]) {
     for (threads, run_time) in [(1, false), (2, false), (1, true), (2, true)] {
-        reference_scores("9x5", "9x5/endgame_L1", 100, threads, run_time);
-        reference_scores("9x5", "9x5/midgame_L1", 100, threads, run_time);
-        reference_scores("9x5", "9x5/midgame_L2", 25, threads, run_time);
+        for &(set, limit) in sets {
+            let set = format!("{board}/{set}");
+            reference_scores(board, &set, limit, threads, run_time);
+        }
     }
 }
 
 #[test]
+fn steininger_9x5_sets_get_their_scores() {
+    steininger(
+        "9x5",
+        &[("endgame_L1", 100), ("midgame_L1", 100), ("midgame_L2", 25)],
+    );
+}
+
+#[test]
 fn steininger_10x6_sets_get_their_scores() {
-    for (threads, run_time) in [(1, false), (2, false), (1, true), (2, true)] {
-        reference_scores("10x6", "10x6/endgame_L1", 100, threads, run_time);
-        reference_scores("10x6", "10x6/midgame_L1", 40, threads, run_time);
-        reference_scores("10x6", "10x6/midgame_L2", 5, threads, run_time);
+    steininger(
+        "10x6",
+        &[("endgame_L1", 100), ("midgame_L1", 40), ("midgame_L2", 5)],
+    );
+}
+
+/// A book on a size the default build does not compile (5 x 5, run-time-sized there): built
+/// on two threads, it holds every position of its depth, and an engine answering from it
+/// gives the searching engine's scores, on its positions and on those with fewer stones.
+#[test]
+fn books_build_and_answer_on_a_run_time_size() {
+    let e = engine("5x5", 2, false);
+    let opts = BuildOptions {
+        plies: 4,
+        verify: 3,
+        ..Default::default()
+    };
+    let book = e.build_book(&opts, &|_| {}).unwrap();
+    let positions = e.book_positions(4).unwrap();
+    assert_eq!(book.len(), positions.len());
+    let (with, plain) = (
+        engine("5x5", 1, false).with_book(book).unwrap(),
+        engine("5x5", 1, false),
+    );
+    for m in &positions {
+        for moves in [&m[..], &m[..3]] {
+            let (a, b) = (with.solve(moves).unwrap(), plain.solve(moves).unwrap());
+            assert_eq!(a.score, b.score, "5x5 {moves}");
+            assert_eq!(
+                with.analyze(moves).unwrap().scores,
+                plain.analyze(moves).unwrap().scores
+            );
+        }
+        assert!(with.in_book(&m[..3]), "5x5 {m}");
     }
 }
 
