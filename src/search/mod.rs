@@ -117,6 +117,40 @@ pub(crate) struct Shared<'a> {
     pub busy: Option<&'a InProgress>,
 }
 
+/// Tests' stand-in for a solve: a table of its own and the flags a [`Shared`] borrows.
+#[cfg(test)]
+pub(crate) struct Alone {
+    pub table: Table,
+    pub stop: StopFlag,
+    pub done: StopFlag,
+    pub live: AtomicU64,
+}
+
+#[cfg(test)]
+impl Alone {
+    /// A `mib` MiB table for keys of a `W` x `H` board, flags down.
+    pub fn new<const W: usize, const H: usize>(mib: usize) -> Alone {
+        Alone {
+            table: Table::new(mib, crate::position::key_bits(W, H)).unwrap(),
+            stop: StopFlag::new(),
+            done: StopFlag::new(),
+            live: AtomicU64::new(0),
+        }
+    }
+
+    /// What a searcher of one thread shares: no deadline, no busy marks.
+    pub fn shared(&self) -> Shared<'_> {
+        Shared {
+            table: &self.table,
+            stop: &self.stop,
+            done: &self.done,
+            live_nodes: &self.live,
+            deadline: None,
+            busy: None,
+        }
+    }
+}
+
 /// The state of one thread's search.
 pub(crate) struct Searcher<'a, const W: usize, const H: usize, B: Bitboard = u64, I: Isa = Base> {
     shared: Shared<'a>,

@@ -206,16 +206,8 @@ fn with_params<const W: usize, const H: usize, T>(
     params: Params,
     f: impl FnOnce(&mut Searcher<'_, W, H>) -> T,
 ) -> T {
-    let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
-    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
-    let shared = Shared {
-        table: &table,
-        stop: &stop,
-        done: &done,
-        live_nodes: &live,
-        deadline: None,
-        busy: None,
-    };
+    let alone = Alone::new::<W, H>(1);
+    let shared = alone.shared();
     f(&mut Searcher::new(shared, params, 0))
 }
 
@@ -412,30 +404,22 @@ fn the_no_four_bounds_apply_exactly_where_a_side_can_make_no_four() {
 #[test]
 fn a_stop_raised_during_a_search_ends_it() {
     use std::sync::atomic::AtomicBool;
-    let table = Table::new(16, crate::position::key_bits(7, 5)).unwrap();
-    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
+    let alone = Alone::new::<7, 5>(16);
     let finished = AtomicBool::new(false);
     let period = POLL_MASK + 1;
     let (aborted, nodes, raised_at) = std::thread::scope(|scope| {
         let watcher = scope.spawn(|| {
             while !finished.load(Ordering::Acquire) {
-                let seen = live.load(Ordering::Relaxed);
+                let seen = alone.live.load(Ordering::Relaxed);
                 if seen > 3 * period {
-                    stop.raise();
+                    alone.stop.raise();
                     return Some(seen);
                 }
                 std::thread::yield_now();
             }
             None
         });
-        let shared = Shared {
-            table: &table,
-            stop: &stop,
-            done: &done,
-            live_nodes: &live,
-            deadline: None,
-            busy: None,
-        };
+        let shared = alone.shared();
         let mut s = Searcher::<7, 5>::new(shared, Params::default(), 0);
         s.negamax(&Position::<7, 5>::new(), 0, 1);
         finished.store(true, Ordering::Release);
@@ -475,8 +459,7 @@ fn published_7x5_score() -> i32 {
 fn settled_under_a_search(abandon_settled: bool) -> (Option<i32>, Vec<Window>) {
     use std::sync::atomic::AtomicBool;
     let score = published_7x5_score();
-    let table = Table::new(16, crate::position::key_bits(7, 5)).unwrap();
-    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
+    let alone = Alone::new::<7, 5>(16);
     let pos = Position::<7, 5>::new();
     let window = Mutex::new(Searcher::<7, 5>::initial_window(&pos));
     let finished = AtomicBool::new(false);
@@ -490,7 +473,7 @@ fn settled_under_a_search(abandon_settled: bool) -> (Option<i32>, Vec<Window>) {
     std::thread::scope(|scope| {
         scope.spawn(|| {
             while !finished.load(Ordering::Acquire) {
-                if live.load(Ordering::Relaxed) > 3 * (POLL_MASK + 1) {
+                if alone.live.load(Ordering::Relaxed) > 3 * (POLL_MASK + 1) {
                     // The answer to "above 0?" that the published score gives.
                     Window::narrow(&window, 0, if score > 0 { score } else { 0 });
                     return;
@@ -499,12 +482,8 @@ fn settled_under_a_search(abandon_settled: bool) -> (Option<i32>, Vec<Window>) {
             }
         });
         let shared = Shared {
-            table: &table,
-            stop: &stop,
-            done: &done,
-            live_nodes: &live,
-            deadline: None,
             busy: Some(&marks),
+            ..alone.shared()
         };
         let mut s = Searcher::<7, 5>::new(shared, params, 0);
         let mut steps = Vec::new();

@@ -383,17 +383,9 @@ fn check_decisive_on<const W: usize, const H: usize>(
     positions: impl Iterator<Item = Position<W, H>>,
 ) -> [u32; 4] {
     let oracle = oracle::<W, H>();
-    let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
-    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
+    let alone = Alone::new::<W, H>(1);
     let searchers = [true, false].map(|general| {
-        let shared = Shared {
-            table: &table,
-            stop: &stop,
-            done: &done,
-            live_nodes: &live,
-            deadline: None,
-            busy: None,
-        };
+        let shared = alone.shared();
         let params = Params {
             claim_even_general: general,
             ..Params::default()
@@ -879,8 +871,7 @@ fn table_is_used_on_the_late_plies_of_big_boards() {
     // scores must agree with plain minimax.
     const W: usize = 9;
     const H: usize = 8;
-    let table = Table::new(1, crate::position::key_bits(W, H)).unwrap();
-    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
+    let alone = Alone::new::<W, H>(1);
     let mut s: u64 = 0x7ab1e;
     let (mut solved, mut stored) = (0, 0);
     while solved < 400 {
@@ -890,20 +881,13 @@ fn table_is_used_on_the_late_plies_of_big_boards() {
         if p.moves() != target || p.can_win_next() {
             continue;
         }
-        let shared = Shared {
-            table: &table,
-            stop: &stop,
-            done: &done,
-            live_nodes: &live,
-            deadline: None,
-            busy: None,
-        };
+        let shared = alone.shared();
         let mut searcher = Searcher::<W, H, u128>::new(shared, Params::default(), 0);
         let w = Searcher::<W, H, u128>::initial_window(&p);
         let score = searcher.negamax(&p, w.lower - 1, w.upper + 1);
         assert_eq!(score, minimax(&p), "{p:?}\n{p}");
         solved += 1;
-        if let Some(e) = table.probe(p.canonical_key().0) {
+        if let Some(e) = alone.table.probe(p.canonical_key().0) {
             // The window inside may have been narrowed to the score: any bound must hold.
             let holds = match e.bound {
                 Bound::Exact => score == e.value,
@@ -1050,16 +1034,8 @@ fn children_looked_at_before_the_search_keep_every_window_exact() {
 
 /// The score and node count of a search of `p` at level `I`, on a fresh table.
 fn search_at<const W: usize, const H: usize, I: super::isa::Isa>(p: &Position<W, H>) -> (i32, u64) {
-    let table = Table::new(4, crate::position::key_bits(W, H)).unwrap();
-    let (stop, done, live) = (StopFlag::new(), StopFlag::new(), AtomicU64::new(0));
-    let shared = Shared {
-        table: &table,
-        stop: &stop,
-        done: &done,
-        live_nodes: &live,
-        deadline: None,
-        busy: None,
-    };
+    let alone = Alone::new::<W, H>(4);
+    let shared = alone.shared();
     let mut searcher = Searcher::<W, H, u64, I>::new(shared, Params::default(), 0);
     let w = Searcher::<W, H>::initial_window(p);
     let score = searcher.negamax(p, w.lower - 1, w.upper + 1);
